@@ -1,0 +1,145 @@
+package parse
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	gparser "github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// newMarkdownParser returns a CommonMark block parser without inline
+// parsers: engram reads the structure (headings, lists) and scans the raw
+// text of each block itself, so inline parsing would be wasted work.
+func newMarkdownParser() gparser.Parser {
+	return gparser.NewParser(
+		gparser.WithBlockParsers(gparser.DefaultBlockParsers()...),
+		gparser.WithInlineParsers(),
+		gparser.WithParagraphTransformers(),
+	)
+}
+
+// body is the markdown after the front matter, with a way to map its byte
+// offsets to absolute lines and columns in the file.
+type body struct {
+	src        []byte
+	firstLine  int   // absolute line of src[0]
+	lineStarts []int // byte offset of each line in src
+}
+
+func newBody(src []byte, firstLine int) *body {
+	b := &body{src: src, firstLine: firstLine, lineStarts: []int{0}}
+	for i, c := range src {
+		if c == '\n' {
+			b.lineStarts = append(b.lineStarts, i+1)
+		}
+	}
+	return b
+}
+
+// pos maps a byte offset in the body to an absolute line and a 1-based
+// column counted in characters.
+func (b *body) pos(off int) (line, col int) {
+	lo, hi := 0, len(b.lineStarts)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if b.lineStarts[mid] <= off {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	start := b.lineStarts[lo]
+	return b.firstLine + lo, len([]rune(string(b.src[start:off]))) + 1
+}
+
+// lineText returns line i (0-based, relative to the body) without its newline.
+func (b *body) lineText(i int) string {
+	if i < 0 || i >= len(b.lineStarts) {
+		return ""
+	}
+	end := len(b.src)
+	if i+1 < len(b.lineStarts) {
+		end = b.lineStarts[i+1] - 1
+	}
+	return string(b.src[b.lineStarts[i]:end])
+}
+
+// item is the raw text of a list item's first block with its position.
+type item struct {
+	text string
+	off  int // byte offset of text[0] in the body
+	// offs maps each byte of text to its offset in the body, because the
+	// item may span several source lines joined by spaces.
+	offs []int
+}
+
+func (it item) offset(i int) int {
+	if i < len(it.offs) {
+		return it.offs[i]
+	}
+	return it.off
+}
+
+// blockText joins a block's source lines with single spaces.
+func blockText(n ast.Node, src []byte) item {
+	lines := n.Lines()
+	var sb strings.Builder
+	var offs []int
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		raw, start := seg.Value(src), seg.Start
+		if i > 0 {
+			trimmed := bytes.TrimLeft(raw, " \t")
+			start += len(raw) - len(trimmed)
+			raw = trimmed
+			sb.WriteByte(' ')
+			offs = append(offs, start)
+		}
+		raw = bytes.TrimRight(raw, "\r\n")
+		for j := range raw {
+			offs = append(offs, start+j)
+		}
+		sb.Write(raw)
+	}
+	it := item{text: sb.String(), offs: offs}
+	if len(offs) > 0 {
+		it.off = offs[0]
+	}
+	return it
+}
+
+// firstBlock returns the first child of a list item that holds text.
+func firstBlock(li ast.Node) ast.Node {
+	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c.Kind() {
+		case ast.KindParagraph, ast.KindTextBlock:
+			return c
+		}
+	}
+	return nil
+}
+
+// walkText calls fn for every block whose text may hold wikilinks:
+// paragraphs, text blocks and headings, never code or raw HTML.
+func walkText(n ast.Node, fn func(ast.Node)) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c.Kind() {
+		case ast.KindParagraph, ast.KindTextBlock, ast.KindHeading:
+			fn(c)
+		case ast.KindFencedCodeBlock, ast.KindCodeBlock, ast.KindHTMLBlock:
+		default:
+			walkText(c, fn)
+		}
+	}
+}
+
+func parseMarkdown(p gparser.Parser, src []byte) ast.Node {
+	return p.Parse(text.NewReader(src))
+}
+
+// headingText is the text of a heading without markers.
+func headingText(h ast.Node, src []byte) string {
+	return strings.TrimSpace(strings.TrimRight(blockText(h, src).text, "# "))
+}

@@ -1,0 +1,333 @@
+package parse
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"go.yaml.in/yaml/v3"
+)
+
+// Caps from SPEC §6, checked before any parser sees the text.
+const (
+	MaxNoteBytes        = 1 << 20
+	MaxFrontMatterBytes = 64 << 10
+	MaxDepth            = 32
+)
+
+// frontMatter is the decoded front matter of a note: values plus the line
+// of each top-level key, so that field diagnostics point at the key.
+type frontMatter struct {
+	values map[string]any
+	lines  map[string]int
+	// start is the line of the opening delimiter; bodyLine the first line
+	// after the closing one.
+	start int
+}
+
+// fmBlock is the raw front matter found at the top of a note.
+type fmBlock struct {
+	format   string // "yaml" or "toml"
+	text     []byte
+	firstRow int // line of the first front matter line (after the delimiter)
+	bodyOff  int // byte offset of the body
+	bodyLine int // line of the first body line
+}
+
+// splitFrontMatter finds front matter delimited by --- (YAML) or +++ (TOML)
+// lines. It returns ok=false when the note has none; an error diagnostic
+// message when the block is never closed.
+func splitFrontMatter(src []byte) (blk fmBlock, ok bool, problem string) {
+	first, rest, _ := bytes.Cut(src, []byte("\n"))
+	delim := string(bytes.TrimRight(first, " \t"))
+	switch delim {
+	case "---":
+		blk.format = "yaml"
+	case "+++":
+		blk.format = "toml"
+	default:
+		return fmBlock{}, false, ""
+	}
+	off := len(first) + 1
+	if len(first) == len(src) {
+		return fmBlock{}, false, "front matter is never closed: add a " + delim + " line after it"
+	}
+	line := 2
+	pos := 0
+	for pos <= len(rest) {
+		end := bytes.IndexByte(rest[pos:], '\n')
+		var l []byte
+		if end < 0 {
+			l = rest[pos:]
+		} else {
+			l = rest[pos : pos+end]
+		}
+		t := string(bytes.TrimRight(l, " \t"))
+		if t == delim || (blk.format == "yaml" && t == "...") {
+			blk.text = rest[:pos]
+			blk.firstRow = 2
+			blk.bodyOff = off + pos + len(l) + 1
+			if end < 0 {
+				blk.bodyOff = len(src)
+			}
+			blk.bodyLine = line + 1
+			return blk, true, ""
+		}
+		if end < 0 {
+			break
+		}
+		pos += end + 1
+		line++
+	}
+	return fmBlock{}, false, "front matter is never closed: add a " + delim + " line after it"
+}
+
+// fmError is a problem in the front matter at an absolute line.
+type fmError struct {
+	line, col int
+	msg       string
+	rule      string
+}
+
+var yamlLineRE = regexp.MustCompile(`line (\d+)(?::|,)?\s*(?:column (\d+))?`)
+
+// decodeYAML decodes YAML front matter into plain Go values, refusing
+// aliases and nesting deeper than MaxDepth, and reporting duplicate keys.
+func decodeYAML(blk fmBlock) (frontMatter, []fmError) {
+	fm := frontMatter{values: map[string]any{}, lines: map[string]int{}, start: blk.firstRow - 1}
+	if d := flowDepth(blk.text); d > MaxDepth {
+		return fm, []fmError{{line: blk.firstRow, msg: fmt.Sprintf("front matter nests %d levels deep, over the limit of %d", d, MaxDepth), rule: "frontmatter-depth"}}
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(blk.text, &doc); err != nil {
+		return fm, []fmError{yamlError(err, blk.firstRow)}
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return fm, nil // empty front matter
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+			return fm, nil
+		}
+		return fm, []fmError{{line: blk.firstRow - 1 + root.Line, col: root.Column, msg: "front matter must be a mapping of keys to values, not a " + nodeKindName(root), rule: "frontmatter-shape"}}
+	}
+	d := yamlDecoder{base: blk.firstRow - 1}
+	fm.values, fm.lines = d.mapping(root, 1)
+	return fm, d.errs
+}
+
+func nodeKindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.ScalarNode:
+		return "scalar"
+	case yaml.AliasNode:
+		return "alias"
+	}
+	return "document"
+}
+
+// yamlError turns a yaml.v3 error into a positioned problem. yaml.v3 counts
+// lines from the start of the front matter text; we add the offset.
+func yamlError(err error, firstRow int) fmError {
+	msg := err.Error()
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	e := fmError{line: firstRow, msg: "invalid YAML front matter: " + msg, rule: "frontmatter-yaml"}
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		e.line = firstRow - 1 + n
+		if m[2] != "" {
+			e.col, _ = strconv.Atoi(m[2])
+		}
+		e.msg = "invalid YAML front matter: " + strings.TrimSpace(yamlLineRE.ReplaceAllString(msg, ""))
+		e.msg = strings.TrimSuffix(strings.TrimSpace(e.msg), ":")
+	}
+	return e
+}
+
+type yamlDecoder struct {
+	base int
+	errs []fmError
+}
+
+func (d *yamlDecoder) fail(n *yaml.Node, rule, format string, args ...any) {
+	d.errs = append(d.errs, fmError{line: d.base + n.Line, col: n.Column, msg: fmt.Sprintf(format, args...), rule: rule})
+}
+
+func (d *yamlDecoder) mapping(n *yaml.Node, depth int) (map[string]any, map[string]int) {
+	out := map[string]any{}
+	lines := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			d.fail(k, "frontmatter-key", "front matter keys must be plain strings")
+			continue
+		}
+		if prev, dup := lines[k.Value]; dup {
+			d.fail(k, "frontmatter-duplicate-key", "duplicate key %q (first defined on line %d); the first value is kept", k.Value, prev)
+			continue
+		}
+		lines[k.Value] = d.base + k.Line
+		out[k.Value] = d.value(v, depth+1)
+	}
+	return out, lines
+}
+
+func (d *yamlDecoder) value(n *yaml.Node, depth int) any {
+	if depth > MaxDepth {
+		d.fail(n, "frontmatter-depth", "front matter nests deeper than %d levels; the deeper part is dropped", MaxDepth)
+		return nil
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		d.fail(n, "frontmatter-alias", "YAML aliases are not allowed in front matter; the value is dropped")
+		return nil
+	case yaml.MappingNode:
+		m, _ := d.mapping(n, depth)
+		return m
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			out = append(out, d.value(c, depth+1))
+		}
+		return out
+	}
+	return scalar(n)
+}
+
+// scalar keeps the text of a scalar except for the types front matter needs
+// as values: numbers, booleans and null. Dates stay strings, and so does
+// "no" (YAML 1.2: it is not a boolean).
+func scalar(n *yaml.Node) any {
+	switch n.Tag {
+	case "!!null":
+		return nil
+	case "!!bool":
+		b, err := strconv.ParseBool(n.Value)
+		if err == nil {
+			return b
+		}
+	case "!!int":
+		if i, err := strconv.ParseInt(n.Value, 0, 64); err == nil {
+			return i
+		}
+	case "!!float":
+		if f, err := strconv.ParseFloat(n.Value, 64); err == nil {
+			return f
+		}
+	}
+	return n.Value
+}
+
+// flowDepth estimates how deeply a YAML text nests, from indentation and
+// flow brackets, without parsing it: deep nesting is refused before any
+// parser sees it.
+func flowDepth(text []byte) int {
+	maxDepth, flow := 0, 0
+	var indents []int
+	for _, line := range bytes.Split(text, []byte("\n")) {
+		trimmed := bytes.TrimLeft(line, " ")
+		if len(trimmed) == 0 || trimmed[0] == '#' {
+			continue
+		}
+		indent := len(line) - len(trimmed)
+		for len(indents) > 0 && indents[len(indents)-1] >= indent {
+			indents = indents[:len(indents)-1]
+		}
+		indents = append(indents, indent)
+		for _, c := range trimmed {
+			switch c {
+			case '[', '{':
+				flow++
+			case ']', '}':
+				flow--
+			}
+			if flow+len(indents) > maxDepth {
+				maxDepth = flow + len(indents)
+			}
+		}
+	}
+	return maxDepth
+}
+
+var tomlKeyRE = regexp.MustCompile(`^\s*("?)([A-Za-z0-9_-]+)("?)\s*=`)
+
+// decodeTOML decodes TOML front matter. TOML itself refuses duplicate keys.
+func decodeTOML(blk fmBlock) (frontMatter, []fmError) {
+	fm := frontMatter{values: map[string]any{}, lines: map[string]int{}, start: blk.firstRow - 1}
+	if d := flowDepth(blk.text); d > MaxDepth {
+		return fm, []fmError{{line: blk.firstRow, msg: fmt.Sprintf("front matter nests %d levels deep, over the limit of %d", d, MaxDepth), rule: "frontmatter-depth"}}
+	}
+	var values map[string]any
+	if _, err := toml.NewDecoder(bytes.NewReader(blk.text)).Decode(&values); err != nil {
+		e := fmError{line: blk.firstRow, msg: "invalid TOML front matter: " + err.Error(), rule: "frontmatter-toml"}
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			e.line = blk.firstRow - 1 + pe.Position.Line
+			e.col = pe.Position.Col
+			e.msg = "invalid TOML front matter: " + pe.Message
+		}
+		return fm, []fmError{e}
+	}
+	for i, l := range strings.Split(string(blk.text), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "[") {
+			break // keys below a table header belong to the table
+		}
+		if m := tomlKeyRE.FindStringSubmatch(l); m != nil {
+			if _, seen := fm.lines[m[2]]; !seen {
+				fm.lines[m[2]] = blk.firstRow + i
+			}
+		}
+	}
+	cut := false
+	for k, v := range values {
+		values[k] = normalizeTOML(v, 1, &cut)
+	}
+	fm.values = values
+	if cut {
+		return fm, []fmError{{line: blk.firstRow, msg: fmt.Sprintf("front matter nests deeper than %d levels; the deeper part is dropped", MaxDepth), rule: "frontmatter-depth"}}
+	}
+	return fm, nil
+}
+
+// normalizeTOML turns TOML dates into strings (as YAML front matter keeps
+// them) and cuts nesting deeper than MaxDepth, which TOML's dotted table
+// headers can reach without brackets.
+func normalizeTOML(v any, depth int, cut *bool) any {
+	if depth > MaxDepth {
+		*cut = true
+		return nil
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = normalizeTOML(e, depth+1, cut)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = normalizeTOML(e, depth+1, cut)
+		}
+	case []map[string]any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = normalizeTOML(e, depth+1, cut)
+		}
+		return out
+	default:
+		if t, ok := tomlLocal(v); ok {
+			return t.Format(time.RFC3339Nano)
+		}
+	}
+	return v
+}

@@ -1,0 +1,236 @@
+package parse
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	gparser "github.com/yuin/goldmark/parser"
+
+	"github.com/engramhq/engram/indexer/note"
+)
+
+// sectionKind says how the list items of a level-2 section are read.
+type sectionKind int
+
+const (
+	secProse sectionKind = iota
+	secObservations
+	secDecisions
+	secEvents
+	secLessons
+	secRelations
+	secCausal
+	secEvidence
+)
+
+var sectionKinds = map[string]sectionKind{
+	"observations":         secObservations,
+	"decisions":            secDecisions,
+	"events timeline":      secEvents,
+	"events":               secEvents,
+	"timeline":             secEvents,
+	"lessons learned":      secLessons,
+	"lessons":              secLessons,
+	"relations":            secRelations,
+	"causal relationships": secCausal,
+	"evidence episodes":    secEvidence,
+	"evidence":             secEvidence,
+}
+
+var decisionTypes = map[string]bool{"design": true, "implementation": true, "test": true, "recovery": true, "routing": true, "other": true}
+
+// walker reads the body of one note.
+type walker struct {
+	s        *state
+	b        *body
+	kind     sectionKind
+	heading  string
+	start    int // body line (0-based) where the current section's text starts
+	headLine int // absolute line of the current heading
+	decision *note.Decision
+}
+
+func (s *state) body(md gparser.Parser, src []byte, firstLine int) {
+	b := newBody(src, firstLine)
+	doc := parseMarkdown(md, src)
+	w := &walker{s: s, b: b}
+	walkText(doc, w.links)
+	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c.Kind() {
+		case ast.KindHeading:
+			w.heading2or3(c.(*ast.Heading))
+		case ast.KindList:
+			w.list(c)
+		}
+	}
+	w.flush(len(b.lineStarts))
+}
+
+func (w *walker) report(off int, sev note.Severity, rule, format string, args ...any) {
+	line, col := w.b.pos(off)
+	w.s.report(line, col, sev, rule, format, args...)
+}
+
+func (w *walker) heading2or3(h *ast.Heading) {
+	if h.Lines().Len() == 0 {
+		return
+	}
+	first := h.Lines().At(0).Start
+	line, _ := w.b.pos(first)
+	rel := line - w.b.firstLine
+	switch {
+	case h.Level == 2:
+		w.flush(rel)
+		w.closeDecision()
+		w.heading = headingText(h, w.b.src)
+		w.kind = w.sectionKind(w.heading)
+		w.headLine = line
+		w.start = rel + 1
+		if !strings.HasPrefix(strings.TrimLeft(w.b.lineText(rel), " "), "#") {
+			w.start = rel + h.Lines().Len() + 1 // setext: skip the underline
+		}
+	case h.Level == 3 && w.kind == secDecisions:
+		w.closeDecision()
+		w.openDecision(headingText(h, w.b.src), line)
+	}
+}
+
+// sectionKind maps a heading to how its items are read. Episode sections
+// in other notes, and pattern sections in other notes, are plain prose.
+func (w *walker) sectionKind(heading string) sectionKind {
+	k := sectionKinds[strings.ToLower(heading)]
+	switch k {
+	case secDecisions, secEvents, secLessons:
+		if w.s.n.Episode == nil {
+			return secProse
+		}
+	case secCausal, secEvidence:
+		if w.s.n.Pattern == nil {
+			return secProse
+		}
+	}
+	return k
+}
+
+// flush keeps the text of a prose section, up to body line end.
+func (w *walker) flush(end int) {
+	if w.kind != secProse {
+		return
+	}
+	var lines []string
+	for i := w.start; i < end; i++ {
+		lines = append(lines, w.b.lineText(i))
+	}
+	md := strings.TrimSpace(strings.Join(lines, "\n"))
+	if w.heading == "" {
+		md = dropTitleHeading(md)
+	}
+	if md == "" {
+		return
+	}
+	line := w.headLine
+	if line == 0 {
+		line = w.b.firstLine
+	}
+	w.s.n.Sections = append(w.s.n.Sections, note.Section{Heading: w.heading, Markdown: md, Line: line})
+}
+
+// dropTitleHeading removes a leading "# Title" line: the page shows the
+// title already.
+func dropTitleHeading(md string) string {
+	first, rest, _ := strings.Cut(md, "\n")
+	if strings.HasPrefix(first, "# ") {
+		return strings.TrimSpace(rest)
+	}
+	return md
+}
+
+func (w *walker) list(l ast.Node) {
+	for li := l.FirstChild(); li != nil; li = li.NextSibling() {
+		if blk := firstBlock(li); blk != nil {
+			w.item(blockText(blk, w.b.src))
+		}
+		for c := li.FirstChild(); c != nil; c = c.NextSibling() {
+			if c.Kind() == ast.KindList {
+				w.list(c)
+			}
+		}
+	}
+}
+
+func (w *walker) item(it item) {
+	text := strings.TrimSpace(it.text)
+	switch w.kind {
+	case secObservations:
+		if !w.observationOrRelation(it) {
+			w.report(it.off, note.Warning, "observation-syntax", "not an observation: write \"- [category] text #tag (context)\"")
+		}
+	case secRelations:
+		if !w.observationOrRelation(it) {
+			w.report(it.off, note.Warning, "relation-syntax", "not a relation: write \"- relation_type [[Target]] (context)\"")
+		}
+	case secDecisions:
+		w.decisionField(it)
+	case secEvents:
+		w.event(it)
+	case secLessons:
+		if text != "" {
+			line, _ := w.b.pos(it.off)
+			w.s.n.Episode.Lessons = append(w.s.n.Episode.Lessons, note.Lesson{Text: text, Line: line})
+		}
+	case secCausal:
+		w.causal(it)
+	case secEvidence:
+		w.evidence(it)
+	default:
+		w.observationOrRelation(it)
+	}
+}
+
+func (w *walker) observationOrRelation(it item) bool {
+	line, col := w.b.pos(it.off)
+	if o, ok := observation(it.text); ok {
+		o.Line = line
+		w.s.n.Observations = append(w.s.n.Observations, o)
+		return true
+	}
+	if r, ok := relation(it.text); ok {
+		r.Line, r.Col = line, col
+		w.s.n.Relations = append(w.s.n.Relations, r)
+		return true
+	}
+	return false
+}
+
+// links records every wikilink of a block.
+func (w *walker) links(n ast.Node) {
+	it := blockText(n, w.b.src)
+	for _, m := range wikilinkRE.FindAllStringSubmatchIndex(blankCode(it.text), -1) {
+		l := splitLink(it.text[m[2]:m[3]])
+		off := it.offset(m[0])
+		if l.Target == "" {
+			w.report(off, note.Warning, "link-empty", "wikilink has no target")
+			continue
+		}
+		l.Line, l.Col = w.b.pos(off)
+		w.s.n.Links = append(w.s.n.Links, l)
+	}
+}
+
+func (w *walker) event(it item) {
+	ts, text, typ, ok := event(strings.TrimSpace(it.text))
+	if !ok {
+		w.report(it.off, note.Warning, "event-syntax", "event has no [timestamp]: write \"[2026-08-04T09:15:00Z] text #type\"")
+	}
+	if ts != "" {
+		if t, err := ParseTime(ts); err == nil {
+			ts = t.Format("2006-01-02T15:04:05Z07:00")
+		} else {
+			w.report(it.off, note.Warning, "event-timestamp", "event timestamp %q is not a date; kept as written", ts)
+		}
+	}
+	line, _ := w.b.pos(it.off)
+	ep := w.s.n.Episode
+	ep.Events = append(ep.Events, note.Event{ID: fmt.Sprintf("e%03d", len(ep.Events)+1), Timestamp: ts, Type: typ, Text: text, Line: line})
+}
