@@ -1,0 +1,314 @@
+// Package causal is engram's graph stage: it resolves every link between
+// notes, computes pattern statistics, and builds the causal graph of
+// patterns and episodes (SPEC §3). It is the only package that imports
+// dominikbraun/graph. That library lists vertices and walks in map order,
+// so every list that leaves this package is sorted here.
+package causal
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	dgraph "github.com/dominikbraun/graph"
+
+	"github.com/engramhq/engram/indexer/note"
+)
+
+// Edge types besides the causal ones of SPEC §2.2.
+const EvidenceFor = "evidence_for"
+
+// DefaultWeight is the weight of an edge with neither an explicit weight nor
+// a source pattern with statistics.
+const DefaultWeight = 0.5
+
+// Node is a vertex of the causal graph.
+type Node struct {
+	ID    string
+	Type  string // episode, pattern or antipattern
+	Label string
+	Note  int // index into the notes given to Build
+}
+
+// Edge is a typed, weighted edge. Duplicate edges (same source, target and
+// type) are merged and counted in EvidenceCount.
+type Edge struct {
+	Source, Target, Type string
+	Weight               float64
+	EvidenceCount        int
+}
+
+// Dangling is a link whose target resolves to no note.
+type Dangling struct {
+	From   string // title of the note holding the link
+	Target string
+}
+
+// Result is the output of the graph stage. Slices indexed by note follow
+// the order of the notes given to Build.
+type Result struct {
+	Nodes []Node // sorted by ID
+	Edges []Edge // sorted by source, target, type
+	// Stats holds pattern statistics; zero for notes that are not patterns.
+	Stats []Stats
+	// Links holds, for each note and each of its Links, the index of the
+	// note it resolves to, Local for a decision of the same episode, or
+	// Missing.
+	Links [][]int
+	// Backlinks holds, for each note, the notes that link to it, sorted.
+	Backlinks [][]int
+	Dangling  []Dangling // sorted by From, Target
+	Cycles    [][]string // each sorted, and sorted by first id
+	Diags     []note.Diagnostic
+}
+
+// Sentinels in Result.Links.
+const (
+	Missing = -1
+	Local   = -2
+)
+
+// Build resolves links and builds the graph. notes must be in a stable
+// order (the indexer sorts them by path).
+func Build(notes []note.Note) Result {
+	b := &builder{notes: notes, ix: NewIndex(notes), edges: map[edgeKey]*Edge{}}
+	b.resolveLinks()
+	b.stats()
+	b.nodes()
+	b.causalEdges()
+	b.evidenceEdges()
+	b.finish()
+	return b.r
+}
+
+type edgeKey struct{ source, target, typ string }
+
+type builder struct {
+	notes []note.Note
+	ix    *Index
+	r     Result
+	edges map[edgeKey]*Edge
+}
+
+func (b *builder) report(path string, line, col int, sev note.Severity, rule, format string, args ...any) {
+	b.r.Diags = append(b.r.Diags, note.Diagnostic{Path: path, Line: line, Col: col, Severity: sev, Message: fmt.Sprintf(format, args...), Rule: rule})
+}
+
+func (b *builder) resolveLinks() {
+	b.r.Links = make([][]int, len(b.notes))
+	back := make([]map[int]bool, len(b.notes))
+	for i := range b.notes {
+		n := &b.notes[i]
+		b.r.Links[i] = make([]int, len(n.Links))
+		for j, l := range n.Links {
+			t := b.resolve(n, l.Target)
+			b.r.Links[i][j] = t
+			switch {
+			case t == Missing:
+				b.r.Dangling = append(b.r.Dangling, Dangling{From: n.Title, Target: l.Target})
+				b.report(n.Path, l.Line, l.Col, note.Warning, "link-dangling", "[[%s]] names no note; it is shown as a missing note", l.Target)
+			case t >= 0 && t != i:
+				if back[t] == nil {
+					back[t] = map[int]bool{}
+				}
+				back[t][i] = true
+			}
+		}
+	}
+	b.r.Backlinks = make([][]int, len(b.notes))
+	for t, from := range back {
+		for i := range from {
+			b.r.Backlinks[t] = append(b.r.Backlinks[t], i)
+		}
+		sort.Ints(b.r.Backlinks[t])
+	}
+}
+
+// resolve finds a link target: a decision of the same episode first (for
+// Effects such as [[d002]]), then any note.
+func (b *builder) resolve(n *note.Note, target string) int {
+	if n.Episode != nil {
+		for _, d := range n.Episode.Decisions {
+			if strings.EqualFold(d.ID, target) {
+				return Local
+			}
+		}
+	}
+	if i, ok := b.ix.Resolve(target); ok {
+		return i
+	}
+	return Missing
+}
+
+func (b *builder) stats() {
+	b.r.Stats = make([]Stats, len(b.notes))
+	for i := range b.notes {
+		n := &b.notes[i]
+		if n.Pattern == nil {
+			continue
+		}
+		var refs []EvidenceRef
+		for _, ev := range n.Pattern.Evidence {
+			if ref, ok := b.evidence(n, ev); ok {
+				refs = append(refs, ref)
+			}
+		}
+		s := patternStats(n.Pattern, refs)
+		b.r.Stats[i] = s
+		if d := n.Pattern.DeclaredRate; d != nil && s.Source == "evidence" && math.Abs(*d-s.SuccessRate) > 0.1 {
+			ev := n.Pattern.Evidence[0]
+			b.report(n.Path, ev.Line, 1, note.Warning, "pattern-rate-drift", "declared success_rate %.2f differs from the evidence (%.2f over %d episodes) by more than 0.1", *d, s.SuccessRate, s.Occurrences)
+		}
+	}
+}
+
+// evidence checks one evidence line: it counts when it names an episode
+// and has a valid outcome.
+func (b *builder) evidence(n *note.Note, ev note.Evidence) (EvidenceRef, bool) {
+	t, ok := b.ix.Resolve(ev.Target)
+	if !ok || ev.Outcome == "" {
+		return EvidenceRef{}, false // reported as a dangling link or a bad outcome
+	}
+	target := &b.notes[t]
+	if target.Episode == nil {
+		b.report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-target", "evidence [[%s]] is not an episode; it is not counted", ev.Target)
+		return EvidenceRef{}, false
+	}
+	if target.Episode.Outcome != "" && target.Episode.Outcome != ev.Outcome {
+		b.report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-outcome-mismatch", "evidence says %s was a %s, but the episode says %s; the evidence line is counted as written", target.Title, ev.Outcome, target.Episode.Outcome)
+	}
+	return EvidenceRef{ID: target.Title, Outcome: ev.Outcome}, true
+}
+
+func (b *builder) nodes() {
+	for i := range b.notes {
+		n := &b.notes[i]
+		switch {
+		case n.Episode != nil:
+			b.r.Nodes = append(b.r.Nodes, Node{ID: n.Title, Type: "episode", Label: firstNonEmpty(n.Episode.Task, n.Title), Note: i})
+		case n.Pattern != nil:
+			typ := "pattern"
+			if n.IsAntipattern() {
+				typ = "antipattern"
+			}
+			b.r.Nodes = append(b.r.Nodes, Node{ID: n.Title, Type: typ, Label: n.Title, Note: i})
+		}
+	}
+	sort.Slice(b.r.Nodes, func(i, j int) bool { return b.r.Nodes[i].ID < b.r.Nodes[j].ID })
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func (b *builder) causalEdges() {
+	for i := range b.notes {
+		n := &b.notes[i]
+		if n.Pattern == nil {
+			continue
+		}
+		rel, hasRel := reliability(n, b.r.Stats[i])
+		for _, c := range n.Pattern.Causal {
+			t, ok := b.ix.Resolve(c.Target)
+			if !ok {
+				continue // reported as a dangling link
+			}
+			if b.notes[t].Episode == nil && b.notes[t].Pattern == nil {
+				b.report(n.Path, c.Line, c.Col, note.Warning, "causal-target", "%s [[%s]] names a note that is neither a pattern nor an episode; it is not a graph edge", c.Type, c.Target)
+				continue
+			}
+			w := DefaultWeight
+			switch {
+			case c.Weight != nil:
+				w = *c.Weight
+			case hasRel:
+				w = rel
+			}
+			b.addEdge(n.Title, b.notes[t].Title, c.Type, w)
+		}
+	}
+}
+
+func (b *builder) evidenceEdges() {
+	for i := range b.notes {
+		for _, ref := range b.r.Stats[i].Evidence {
+			b.addEdge(ref.ID, b.notes[i].Title, EvidenceFor, DefaultWeight)
+		}
+	}
+}
+
+func (b *builder) addEdge(source, target, typ string, w float64) {
+	k := edgeKey{source, target, typ}
+	if e, ok := b.edges[k]; ok {
+		e.EvidenceCount++
+		e.Weight = math.Max(e.Weight, w)
+		return
+	}
+	b.edges[k] = &Edge{Source: source, Target: target, Type: typ, Weight: w, EvidenceCount: 1}
+}
+
+// finish sorts the edges and finds cycles with the graph library, once,
+// after all edges are added.
+func (b *builder) finish() {
+	for _, e := range b.edges {
+		b.r.Edges = append(b.r.Edges, *e)
+	}
+	sort.Slice(b.r.Edges, func(i, j int) bool {
+		x, y := b.r.Edges[i], b.r.Edges[j]
+		if x.Source != y.Source {
+			return x.Source < y.Source
+		}
+		if x.Target != y.Target {
+			return x.Target < y.Target
+		}
+		return x.Type < y.Type
+	})
+	sort.Slice(b.r.Dangling, func(i, j int) bool {
+		x, y := b.r.Dangling[i], b.r.Dangling[j]
+		return x.From < y.From || x.From == y.From && x.Target < y.Target
+	})
+	b.r.Cycles = b.cycles()
+	for _, c := range b.r.Cycles {
+		first := b.nodeNote(c[0])
+		b.report(first.Path, 1, 1, note.Info, "graph-cycle", "causal cycle: %s", strings.Join(c, " → "))
+	}
+}
+
+func (b *builder) nodeNote(id string) *note.Note {
+	i := sort.Search(len(b.r.Nodes), func(i int) bool { return b.r.Nodes[i].ID >= id })
+	return &b.notes[b.r.Nodes[i].Note]
+}
+
+func (b *builder) cycles() [][]string {
+	g := dgraph.New(dgraph.StringHash, dgraph.Directed())
+	for _, n := range b.r.Nodes {
+		_ = g.AddVertex(n.ID) // ids are unique: the indexer refuses duplicate titles
+	}
+	selfLoops := map[string]bool{}
+	for _, e := range b.r.Edges {
+		if e.Source == e.Target {
+			selfLoops[e.Source] = true
+			continue
+		}
+		_ = g.AddEdge(e.Source, e.Target) // parallel edges of other types are one edge here
+	}
+	sccs, err := dgraph.StronglyConnectedComponents(g)
+	if err != nil {
+		return nil
+	}
+	var out [][]string
+	for _, c := range sccs {
+		if len(c) > 1 || selfLoops[c[0]] {
+			sort.Strings(c)
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
+}

@@ -1,0 +1,246 @@
+package export
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/engramhq/engram/indexer/causal"
+	"github.com/engramhq/engram/indexer/note"
+)
+
+// Input is what the export stage needs from earlier stages.
+type Input struct {
+	Title         string
+	BaseURL       string // ends in "/"
+	Generator     string
+	Commit        string
+	ReferenceTime time.Time
+	Notes         []note.Note
+	Meta          []Meta // one per note
+	Graph         causal.Result
+	// Antipattern thresholds (SPEC §3): a pattern with success_rate at most
+	// MaxSuccess over at least MinOccurrences is an antipattern.
+	AntipatternMaxSuccess     float64
+	AntipatternMinOccurrences int
+}
+
+// Meta is what the indexer knows of a note besides its content.
+type Meta struct {
+	Slug       string
+	Created    time.Time
+	Updated    time.Time
+	DateSource string // front_matter, git, title or reference
+	Commit     string // last commit that touched the file
+}
+
+// TimeFormat is how every time is written: RFC 3339 in UTC.
+const TimeFormat = "2006-01-02T15:04:05Z07:00"
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(TimeFormat)
+}
+
+// Documents builds every document of the site.
+func Documents(in Input) *Site {
+	x := newExporter(in)
+	s := &Site{Title: in.Title, BaseURL: in.BaseURL, ReferenceTime: in.ReferenceTime}
+	for i := range in.Notes {
+		n := &in.Notes[i]
+		switch {
+		case n.Episode != nil:
+			s.Episodes = append(s.Episodes, x.episode(i))
+		case n.Pattern != nil:
+			s.Patterns = append(s.Patterns, x.pattern(i))
+		default:
+			s.Notes = append(s.Notes, x.note(i))
+		}
+	}
+	sort.Slice(s.Episodes, func(i, j int) bool {
+		a, b := s.Episodes[i], s.Episodes[j]
+		return a.Date > b.Date || a.Date == b.Date && a.ID < b.ID
+	})
+	sort.Slice(s.Patterns, func(i, j int) bool { return s.Patterns[i].ID < s.Patterns[j].ID })
+	sort.Slice(s.Notes, func(i, j int) bool { return s.Notes[i].ID < s.Notes[j].ID })
+	s.Graph = x.graph(s.Patterns)
+	s.Manifest = Manifest{
+		Version:       SchemaVersion,
+		Generator:     in.Generator,
+		Commit:        in.Commit,
+		ReferenceTime: formatTime(in.ReferenceTime),
+		Counts: map[string]int{
+			"episodes":     len(s.Episodes),
+			"patterns":     len(s.Patterns),
+			"antipatterns": countAntipatterns(s.Patterns),
+			"notes":        len(s.Notes),
+			"nodes":        len(s.Graph.Nodes),
+			"edges":        len(s.Graph.Edges),
+		},
+	}
+	return s
+}
+
+func countAntipatterns(ps []Pattern) int {
+	n := 0
+	for _, p := range ps {
+		if p.Antipattern {
+			n++
+		}
+	}
+	return n
+}
+
+type exporter struct {
+	in                Input
+	edgesOut, edgesIn map[string][]causal.Edge // by node id, in edge order
+}
+
+func newExporter(in Input) *exporter {
+	x := &exporter{in: in, edgesOut: map[string][]causal.Edge{}, edgesIn: map[string][]causal.Edge{}}
+	for _, e := range in.Graph.Edges {
+		x.edgesOut[e.Source] = append(x.edgesOut[e.Source], e)
+		x.edgesIn[e.Target] = append(x.edgesIn[e.Target], e)
+	}
+	return x
+}
+
+func (x *exporter) url(i int) string {
+	return x.in.BaseURL + section(&x.in.Notes[i]) + "/" + x.in.Meta[i].Slug + "/"
+}
+
+func (x *exporter) jsonURL(i int) string {
+	return x.in.BaseURL + "api/v1/" + section(&x.in.Notes[i]) + "/" + x.in.Meta[i].Slug + ".json"
+}
+
+// section is the folder of a note's page and JSON file.
+func section(n *note.Note) string {
+	switch {
+	case n.Episode != nil:
+		return "episodes"
+	case n.Pattern != nil:
+		return "patterns"
+	}
+	return "notes"
+}
+
+func typeOf(n *note.Note) string {
+	switch {
+	case n.Episode != nil:
+		return "episode"
+	case n.Pattern != nil && n.IsAntipattern():
+		return "antipattern"
+	case n.Pattern != nil:
+		return "pattern"
+	case n.Type != "":
+		return n.Type
+	}
+	return "note"
+}
+
+func (x *exporter) source(i int) Source {
+	m := x.in.Meta[i]
+	return Source{Path: x.in.Notes[i].Path, Commit: m.Commit, Created: formatTime(m.Created), Updated: formatTime(m.Updated)}
+}
+
+func (x *exporter) ref(i int) Ref {
+	return Ref{ID: x.in.Notes[i].Title, Type: typeOf(&x.in.Notes[i]), URL: x.url(i)}
+}
+
+func (x *exporter) backlinks(i int) []Ref {
+	out := []Ref{}
+	for _, j := range x.in.Graph.Backlinks[i] {
+		out = append(out, x.ref(j))
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].ID < out[b].ID })
+	return out
+}
+
+// links resolves a note's wikilinks, in file order.
+func (x *exporter) links(i int) []Link {
+	n := &x.in.Notes[i]
+	out := make([]Link, 0, len(n.Links))
+	for j, l := range n.Links {
+		out = append(out, x.link(l.Target, x.in.Graph.Links[i][j]))
+	}
+	return out
+}
+
+func (x *exporter) link(target string, to int) Link {
+	switch to {
+	case causal.Missing:
+		return Link{Target: target, Missing: true}
+	case causal.Local:
+		return Link{Target: target, Decision: target}
+	}
+	return Link{Target: target, ID: x.in.Notes[to].Title, URL: x.url(to)}
+}
+
+// resolve finds the note a target names, as the graph stage did.
+func (x *exporter) resolve(i int, target string) Link {
+	for j, l := range x.in.Notes[i].Links {
+		if l.Target == target {
+			return x.link(target, x.in.Graph.Links[i][j])
+		}
+	}
+	return Link{Target: target, Missing: true}
+}
+
+func (x *exporter) relations(i int) []Relation {
+	out := []Relation{}
+	for _, r := range x.in.Notes[i].Relations {
+		l := x.resolve(i, r.Target)
+		out = append(out, Relation{Type: r.Type, Target: r.Target, Context: r.Context, URL: l.URL, Missing: l.Missing})
+	}
+	return out
+}
+
+func observations(n *note.Note) []Observation {
+	out := []Observation{}
+	for _, o := range n.Observations {
+		tags := o.Tags
+		if tags == nil {
+			tags = []string{}
+		}
+		out = append(out, Observation{Category: o.Category, ID: o.ID, Content: o.Content, Tags: tags, Context: o.Context})
+	}
+	return out
+}
+
+// sections returns prose sections except those given their own field.
+func sections(n *note.Note, skip ...string) []Section {
+	var out []Section
+outer:
+	for _, s := range n.Sections {
+		for _, k := range skip {
+			if strings.EqualFold(s.Heading, k) {
+				continue outer
+			}
+		}
+		out = append(out, Section{Heading: s.Heading, Markdown: s.Markdown})
+	}
+	return out
+}
+
+func sectionText(n *note.Note, heading string) string {
+	for _, s := range n.Sections {
+		if strings.EqualFold(s.Heading, heading) {
+			return s.Markdown
+		}
+	}
+	return ""
+}
+
+func tagsOf(n *note.Note) []string {
+	if n.Tags == nil {
+		return []string{}
+	}
+	return n.Tags
+}
+
+// round keeps four decimals: enough for rates and weights, and stable
+// across platforms.
+func round(f float64) float64 { return math.Round(f*1e4) / 1e4 }

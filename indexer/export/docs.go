@@ -1,0 +1,236 @@
+// Package export is engram's export stage: it turns parsed notes and the
+// causal graph into the documents of the JSON API (SPEC §4.0), and those
+// documents into bytes. The site stage renders pages from the same
+// documents, so a page and its JSON never disagree.
+package export
+
+import "time"
+
+// SchemaVersion is the version of the api/v1 shapes.
+const SchemaVersion = 1
+
+// List is the shape of every list file: {"version", "reference_time", "items"}.
+type List[T any] struct {
+	Version       int    `json:"version"`
+	ReferenceTime string `json:"reference_time"`
+	Items         []T    `json:"items"`
+}
+
+// EpisodeSummary is an item of episodes.json.
+type EpisodeSummary struct {
+	ID      string   `json:"id"`
+	Title   string   `json:"title"`
+	Date    string   `json:"date"`
+	Outcome string   `json:"outcome"`
+	Task    string   `json:"task"`
+	Tags    []string `json:"tags"`
+	URL     string   `json:"url"`
+	JSONURL string   `json:"json_url"`
+}
+
+// Episode is episodes/<slug>.json.
+type Episode struct {
+	EpisodeSummary
+	Created         string             `json:"created"`
+	Updated         string             `json:"updated"`
+	DateSource      string             `json:"date_source"`
+	DurationMinutes *float64           `json:"duration_minutes,omitempty"`
+	Session         string             `json:"session,omitempty"`
+	Metrics         map[string]float64 `json:"metrics"`
+	Context         string             `json:"context,omitempty"`
+	Observations    []Observation      `json:"observations"`
+	Decisions       []Decision         `json:"decisions"`
+	Events          []Event            `json:"events"`
+	Lessons         []string           `json:"lessons"`
+	Relations       []Relation         `json:"relations"`
+	Links           []Link             `json:"links"`
+	Backlinks       []Ref              `json:"backlinks"`
+	Sections        []Section          `json:"sections,omitempty"`
+	Extra           map[string]any     `json:"extra,omitempty"`
+	Source          Source             `json:"source"`
+}
+
+// Source says where a note came from.
+type Source struct {
+	Path    string `json:"path"`
+	Commit  string `json:"commit,omitempty"`
+	Created string `json:"created"`
+	Updated string `json:"updated"`
+}
+
+// Observation is "- [category] content #tag (context)".
+type Observation struct {
+	Category string   `json:"category"`
+	ID       string   `json:"id,omitempty"`
+	Content  string   `json:"content"`
+	Tags     []string `json:"tags"`
+	Context  string   `json:"context,omitempty"`
+}
+
+// Decision is one decision of an episode.
+type Decision struct {
+	ID        string   `json:"id"`
+	Title     string   `json:"title"`
+	Timestamp string   `json:"timestamp,omitempty"`
+	Type      string   `json:"type,omitempty"`
+	Context   string   `json:"context,omitempty"`
+	Options   []string `json:"options"`
+	Chosen    string   `json:"chosen,omitempty"`
+	Rationale string   `json:"rationale,omitempty"`
+	Outcome   string   `json:"outcome,omitempty"`
+	Effects   []Link   `json:"effects"`
+}
+
+// Event is one event of an episode's timeline.
+type Event struct {
+	ID        string `json:"id"`
+	Timestamp string `json:"timestamp,omitempty"`
+	Type      string `json:"type,omitempty"`
+	Content   string `json:"content"`
+}
+
+// Relation is a typed link to another note.
+type Relation struct {
+	Type    string `json:"type"`
+	Target  string `json:"target"`
+	Context string `json:"context,omitempty"`
+	URL     string `json:"url,omitempty"`
+	Missing bool   `json:"missing,omitempty"`
+}
+
+// Link is a wikilink, resolved: URL is empty and Missing true when the
+// target names no note; Decision is set for a decision of the same episode.
+type Link struct {
+	Target   string `json:"target"`
+	ID       string `json:"id,omitempty"`
+	URL      string `json:"url,omitempty"`
+	Decision string `json:"decision,omitempty"`
+	Missing  bool   `json:"missing,omitempty"`
+}
+
+// Ref names another note.
+type Ref struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
+	URL  string `json:"url"`
+}
+
+// Section is a prose section, as markdown.
+type Section struct {
+	Heading  string `json:"heading"`
+	Markdown string `json:"markdown"`
+}
+
+// Pattern is an item of patterns.json and patterns/<slug>.json.
+type Pattern struct {
+	ID          string        `json:"id"`
+	Title       string        `json:"title"`
+	Type        string        `json:"type"`
+	Trigger     string        `json:"trigger"`
+	Action      string        `json:"action"`
+	SuccessRate *float64      `json:"success_rate"`
+	Occurrences int           `json:"occurrences"`
+	Confidence  *float64      `json:"confidence"`
+	StatsSource string        `json:"stats_source"`
+	Declared    Declared      `json:"declared"`
+	Antipattern bool          `json:"antipattern"`
+	Tags        []string      `json:"tags"`
+	Evidence    []EvidenceRef `json:"evidence"`
+	EdgesOut    []Edge        `json:"edges_out"`
+	EdgesIn     []Edge        `json:"edges_in"`
+	URL         string        `json:"url"`
+	JSONURL     string        `json:"json_url"`
+	// Full pattern documents only.
+	LastValidated string     `json:"last_validated,omitempty"`
+	Relations     []Relation `json:"relations,omitempty"`
+	Backlinks     []Ref      `json:"backlinks,omitempty"`
+	Sections      []Section  `json:"sections,omitempty"`
+	Source        *Source    `json:"source,omitempty"`
+}
+
+// Declared holds a pattern's front matter statistics.
+type Declared struct {
+	SuccessRate *float64 `json:"success_rate"`
+	Occurrences *int     `json:"occurrences"`
+}
+
+// EvidenceRef is one evidence episode of a pattern.
+type EvidenceRef struct {
+	ID      string `json:"id"`
+	Outcome string `json:"outcome"`
+	URL     string `json:"url,omitempty"`
+}
+
+// Edge is a causal graph edge.
+type Edge struct {
+	Source        string  `json:"source"`
+	Target        string  `json:"target"`
+	Type          string  `json:"type"`
+	Weight        float64 `json:"weight"`
+	EvidenceCount int     `json:"evidence_count"`
+}
+
+// Graph is graph.json, readable by consumers of ai-agents' causal-graph.json.
+type Graph struct {
+	Version  string         `json:"version"`
+	Updated  string         `json:"updated"`
+	Nodes    []GraphNode    `json:"nodes"`
+	Edges    []Edge         `json:"edges"`
+	Patterns []GraphPattern `json:"patterns"`
+}
+
+// GraphNode is a node of graph.json.
+type GraphNode struct {
+	ID    string `json:"id"`
+	Type  string `json:"type"`
+	Label string `json:"label"`
+	URL   string `json:"url"`
+}
+
+// GraphPattern is a pattern row of graph.json, as ai-agents writes them.
+type GraphPattern struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Trigger     string   `json:"trigger"`
+	Action      string   `json:"action"`
+	SuccessRate *float64 `json:"success_rate,omitempty"`
+	Occurrences int      `json:"occurrences"`
+	Episodes    []string `json:"episodes"`
+}
+
+// Note is a note that is neither an episode nor a pattern; it has a page
+// on the site but no JSON file of its own yet.
+type Note struct {
+	ID           string        `json:"id"`
+	Title        string        `json:"title"`
+	Type         string        `json:"type"`
+	Tags         []string      `json:"tags"`
+	URL          string        `json:"url"`
+	Observations []Observation `json:"observations"`
+	Relations    []Relation    `json:"relations"`
+	Backlinks    []Ref         `json:"backlinks"`
+	Sections     []Section     `json:"sections,omitempty"`
+	Source       Source        `json:"source"`
+}
+
+// Manifest is index.json.
+type Manifest struct {
+	Version       int            `json:"version"`
+	Generator     string         `json:"generator"`
+	Commit        string         `json:"commit,omitempty"`
+	ReferenceTime string         `json:"reference_time"`
+	Counts        map[string]int `json:"counts"`
+	Files         []string       `json:"files"`
+}
+
+// Site is every document of one build.
+type Site struct {
+	Title         string
+	BaseURL       string
+	ReferenceTime time.Time
+	Manifest      Manifest
+	Episodes      []Episode // sorted by date descending, then id
+	Patterns      []Pattern // sorted by id
+	Notes         []Note    // sorted by id
+	Graph         Graph
+}

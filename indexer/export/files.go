@@ -1,0 +1,130 @@
+package export
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+)
+
+// File is one output file, its path relative to the output root.
+type File struct {
+	Path string
+	Data []byte
+}
+
+// Files renders every JSON document of the API under api/v1/, sorted by
+// path, with the manifest (index.json) listing all of them.
+func (s *Site) Files() ([]File, error) {
+	ref := formatTime(s.ReferenceTime)
+	var files []File
+	add := func(name string, v any) error {
+		data, err := encode(v)
+		if err != nil {
+			return fmt.Errorf("encode %s: %w", name, err)
+		}
+		files = append(files, File{Path: "api/v1/" + name, Data: data})
+		return nil
+	}
+	summaries := make([]EpisodeSummary, len(s.Episodes))
+	for i, e := range s.Episodes {
+		summaries[i] = e.EpisodeSummary
+		if err := add("episodes/"+slugOf(e.JSONURL), e); err != nil {
+			return nil, err
+		}
+	}
+	patterns := make([]Pattern, len(s.Patterns))
+	for i, p := range s.Patterns {
+		patterns[i] = summary(p)
+		if err := add("patterns/"+slugOf(p.JSONURL), p); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    any
+	}{
+		{"episodes.json", List[EpisodeSummary]{SchemaVersion, ref, summaries}},
+		{"patterns.json", List[Pattern]{SchemaVersion, ref, patterns}},
+		{"graph.json", s.Graph},
+	} {
+		if err := add(f.name, f.v); err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	m := s.Manifest
+	m.Files = []string{"api/v1/index.json"}
+	for _, f := range files {
+		m.Files = append(m.Files, f.Path)
+	}
+	sort.Strings(m.Files)
+	if err := add("index.json", m); err != nil {
+		return nil, err
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, nil
+}
+
+// summary is a pattern as listed in patterns.json: the full document less
+// its prose, relations and backlinks.
+func summary(p Pattern) Pattern {
+	p.Relations, p.Backlinks, p.Sections, p.Source, p.LastValidated = nil, nil, nil, nil, ""
+	return p
+}
+
+func slugOf(jsonURL string) string {
+	return path.Base(jsonURL)
+}
+
+// encode writes indented JSON without HTML escaping surprises: Go escapes
+// <, > and & as \u003c..., which is valid JSON and safe to inline.
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Slug makes a title into a file name that is safe on every file system
+// and inside the output root: lower case letters and digits of any script,
+// dashes, at most 80 bytes, never a reserved name. Titles that lose
+// characters on the way keep a short hash of the full title, so distinct
+// titles rarely collide; the indexer refuses the collisions that remain.
+func Slug(title string) string {
+	var b strings.Builder
+	dash := false
+	lossy := false
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case isSlugRune(r):
+			b.WriteRune(r)
+			dash = false
+		default:
+			if r != '-' && r != ' ' && r != '_' && r != '.' {
+				lossy = true
+			}
+			if !dash && b.Len() > 0 {
+				b.WriteByte('-')
+				dash = true
+			}
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if len(s) > 80 {
+		s = strings.TrimRight(truncateRunes(s, 80), "-")
+		lossy = true
+	}
+	if s == "" || reserved[s] || lossy {
+		if s != "" {
+			s += "-"
+		}
+		s += shortHash(title)
+	}
+	return s
+}
