@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/note"
+)
+
+// errStrict is a build or check that found error diagnostics under --strict.
+var errStrict = errors.New("error diagnostics under --strict")
+
+func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	repo := fs.String("repo", "", "memory repository (default: . or ./content)")
+	out := fs.String("out", "public", "output directory")
+	baseURL := fs.String("base-url", "", "base URL of the published site (default: engram.toml base_url, or /)")
+	now := fs.String("now", "", "reference time (default: the commit time)")
+	strict := fs.Bool("strict", false, "exit 1 when any error diagnostic is found")
+	force := fs.Bool("force", false, "publish even when the build would drop more than half of the notes")
+	verbose := fs.Bool("v", false, "print info diagnostics too")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	ref, err := parseNow(*now)
+	if err != nil {
+		return err
+	}
+	if *repo == "" {
+		*repo = defaultRepo()
+	}
+	began := time.Now()
+	r, err := indexer.Build(ctx, indexer.Options{Repo: *repo, Out: *out, BaseURL: *baseURL, Now: ref, Force: *force, Log: stderr})
+	if r != nil {
+		printDiagnostics(stderr, r.Diagnostics, *verbose)
+	}
+	if err != nil {
+		return err
+	}
+	printSummary(stdout, r, time.Since(began))
+	if *strict && note.CountErrors(r.Diagnostics) > 0 {
+		fmt.Fprintf(stderr, "engram: %d error diagnostics; failing because of --strict\n", note.CountErrors(r.Diagnostics))
+		return errStrict
+	}
+	return nil
+}
+
+// printDiagnostics writes warnings and errors, and info lines when verbose
+// (or a count of them).
+func printDiagnostics(w io.Writer, ds []note.Diagnostic, verbose bool) {
+	infos := 0
+	for _, d := range ds {
+		if d.Severity == note.Info && !verbose {
+			infos++
+			continue
+		}
+		fmt.Fprintln(w, d.String())
+	}
+	if infos > 0 {
+		fmt.Fprintf(w, "(%d info diagnostics not shown: use -v, or engram check)\n", infos)
+	}
+}
+
+func printSummary(w io.Writer, r *indexer.Report, total time.Duration) {
+	commit := "a plain directory"
+	if r.Commit != "" {
+		commit = "commit " + r.Commit[:min(12, len(r.Commit))]
+	}
+	fmt.Fprintf(w, "engram %s: built %s into %s (%s, reference time %s)\n\n", indexer.Version, r.Repo, r.Out, commit, r.RefTime.Format(time.RFC3339))
+	for _, k := range []string{"episodes", "patterns", "antipatterns", "notes", "edges", "private"} {
+		if v, ok := r.Counts[k]; ok {
+			fmt.Fprintf(w, "  %-14s %6d\n", k, v)
+		}
+	}
+	e, wn, in := severityCounts(r.Diagnostics)
+	fmt.Fprintf(w, "  %-14s %6d errors, %d warnings, %d info\n\n", "diagnostics", e, wn, in)
+	for _, s := range r.Stages {
+		fmt.Fprintf(w, "  %-14s %6d ms\n", s.Name, s.Duration.Milliseconds())
+	}
+	fmt.Fprintf(w, "Total in %d ms\n", total.Milliseconds())
+}
+
+func severityCounts(ds []note.Diagnostic) (errs, warns, infos int) {
+	for _, d := range ds {
+		switch d.Severity {
+		case note.Error:
+			errs++
+		case note.Warning:
+			warns++
+		default:
+			infos++
+		}
+	}
+	return errs, warns, infos
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/engramhq/engram/indexer"
+)
+
+// Exit codes (SPEC §5).
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+const usage = `engram turns a git repository of agent memory into JSON indexes and a site.
+
+Usage:
+  engram build [--repo DIR] [--out public] [--base-url URL] [--now TIME] [--strict] [--force] [-v]
+  engram check [--repo DIR] [--format text|json|github] [--strict]
+  engram version
+
+--repo defaults to the current directory, or to ./content when the current
+directory holds no memory repository but ./content does (the demo).
+`
+
+// errUsage marks errors in the command line: exit code 2.
+var errUsage = errors.New("usage")
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	var err error
+	switch args[0] {
+	case "build":
+		err = cmdBuild(ctx, args[1:], stdout, stderr)
+	case "check":
+		err = cmdCheck(ctx, args[1:], stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintln(stdout, "engram", indexer.Version)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+	default:
+		fmt.Fprintf(stderr, "engram: unknown command %q\n\n%s", args[0], usage)
+		return exitUsage
+	}
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "engram: %v\n", err)
+		return exitUsage
+	case errors.Is(err, errStrict):
+		return exitFail
+	}
+	fmt.Fprintf(stderr, "engram: %v\n", err)
+	return exitFail
+}
+
+// flags parses a command's flags; problems are usage errors.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return fmt.Errorf("%w: %s takes: %s", errUsage, fs.Name(), flagList(fs))
+		}
+		return fmt.Errorf("%w: %s: %v", errUsage, fs.Name(), err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: %s: unexpected argument %q", errUsage, fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+func flagList(fs *flag.FlagSet) string {
+	s := ""
+	fs.VisitAll(func(f *flag.Flag) { s += " --" + f.Name })
+	return s
+}
+
+// defaultRepo is ".", or "content" when "." holds no memory repository and
+// ./content does: running engram in its own source tree builds the demo.
+func defaultRepo() string {
+	if looksLikeMemory(".") || !looksLikeMemory("content") {
+		return "."
+	}
+	return "content"
+}
+
+func looksLikeMemory(dir string) bool {
+	for _, name := range []string{indexer.ConfigFile, "episodes", "patterns"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func parseNow(s string) (*time.Time, error) {
+	if s == "" {
+		return nil, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			t = t.UTC()
+			return &t, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: --now %q is not an RFC 3339 time or a date", errUsage, s)
+}

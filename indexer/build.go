@@ -1,0 +1,141 @@
+// Package indexer runs engram's batch job: it calls each stage in order
+// (source, parse, graph, export, site) and publishes the result
+// atomically. It is the only package that knows the order of the stages.
+package indexer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/site"
+)
+
+// Version is engram's version, written into every manifest.
+const Version = "0.1.0"
+
+// Options are the inputs of one build. The zero value builds "." into
+// "public".
+type Options struct {
+	Repo    string
+	Out     string
+	BaseURL string     // overrides engram.toml's base_url when set
+	Now     *time.Time // reference time; default the commit time
+	Force   bool       // publish even if the build would drop most notes
+	// Log receives Hugo's own messages; nil discards them.
+	Log io.Writer
+}
+
+// ErrRefused means the build found a problem that must not be published
+// (duplicate titles, nothing to publish); the previous output is intact.
+var ErrRefused = errors.New("build refused")
+
+// Report is what a build did: counts, diagnostics and time per stage.
+type Report struct {
+	Repo        string
+	Out         string
+	Commit      string
+	RefTime     time.Time
+	Counts      map[string]int
+	Diagnostics []note.Diagnostic
+	Stages      []Stage
+}
+
+// Stage is the time one stage took. Times go to the report, never into
+// the output.
+type Stage struct {
+	Name     string
+	Duration time.Duration
+}
+
+// Build runs the whole job. Problems in the notes are diagnostics in the
+// report; the error is for a build that could not run or was refused.
+func Build(ctx context.Context, opt Options) (*Report, error) {
+	opt = opt.withDefaults()
+	r := &Report{Repo: opt.Repo, Out: opt.Out}
+	clock := stopwatch{r: r}
+
+	in, err := Load(ctx, opt, &clock)
+	if err != nil {
+		return r, err
+	}
+	r.Commit, r.RefTime = in.Export.Commit, in.Export.ReferenceTime
+	r.Diagnostics = in.Diagnostics
+	r.Counts = in.Counts
+
+	clock.start("export")
+	docs := export.Documents(in.Export)
+	files, err := docs.Files()
+	if err != nil {
+		return r, err
+	}
+	if err := refuseShrink(opt, docs, r); err != nil {
+		return r, err
+	}
+	clock.start("site+write")
+	err = publish(opt.Out, func(dir string) error {
+		if err := site.Render(ctx, docs, dir, site.Options{Log: opt.Log}); err != nil {
+			return err
+		}
+		return writeFiles(dir, files)
+	})
+	clock.stop()
+	return r, err
+}
+
+func (o Options) withDefaults() Options {
+	if o.Repo == "" {
+		o.Repo = "."
+	}
+	if o.Out == "" {
+		o.Out = "public"
+	}
+	return o
+}
+
+// stopwatch records how long each stage takes.
+type stopwatch struct {
+	r     *Report
+	name  string
+	began time.Time
+}
+
+func (s *stopwatch) start(name string) {
+	s.stop()
+	s.name, s.began = name, time.Now()
+}
+
+func (s *stopwatch) stop() {
+	if s.name != "" {
+		s.r.Stages = append(s.r.Stages, Stage{Name: s.name, Duration: time.Since(s.began)})
+		s.name = ""
+	}
+}
+
+// refuseShrink refuses a build that publishes no notes, or fewer than half
+// of the notes of the build it replaces (SPEC §6), unless forced.
+func refuseShrink(opt Options, docs *export.Site, r *Report) error {
+	total := len(docs.Episodes) + len(docs.Patterns) + len(docs.Notes)
+	if opt.Force {
+		return nil
+	}
+	if total == 0 {
+		return fmt.Errorf("%w: no notes to publish in %s (episodes go in episodes/, patterns in patterns/; see engram.toml [paths])", ErrRefused, opt.Repo)
+	}
+	if prev, ok := previousNoteCount(opt.Out); ok && total*2 < prev {
+		return fmt.Errorf("%w: this build publishes %d notes, fewer than half of the %d the current output has; rerun with --force if that is intended", ErrRefused, total, prev)
+	}
+	return nil
+}
+
+func newRepoError(dir string, err error) error {
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("open repository %s: no such directory", dir)
+	}
+	return err
+}

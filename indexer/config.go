@@ -1,0 +1,94 @@
+package indexer
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/engramhq/engram/indexer/note"
+)
+
+// ConfigFile is the name of the optional configuration file at the root of
+// a memory repository.
+const ConfigFile = "engram.toml"
+
+// Config is engram.toml. The zero value is valid: Validate fills defaults.
+type Config struct {
+	Title   string `toml:"title"`
+	BaseURL string `toml:"base_url"`
+	Paths   struct {
+		Episodes []string `toml:"episodes"`
+		Patterns []string `toml:"patterns"`
+	} `toml:"paths"`
+	Antipatterns struct {
+		MaxSuccess     *float64 `toml:"max_success"`
+		MinOccurrences *int     `toml:"min_occurrences"`
+	} `toml:"antipatterns"`
+}
+
+// Validate fills defaults and reports values that cannot work.
+func (c *Config) Validate() error {
+	if c.Title == "" {
+		c.Title = "Agent memory"
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = "/"
+	}
+	if !strings.HasSuffix(c.BaseURL, "/") {
+		c.BaseURL += "/"
+	}
+	if len(c.Paths.Episodes) == 0 {
+		c.Paths.Episodes = []string{"episodes"}
+	}
+	if len(c.Paths.Patterns) == 0 {
+		c.Paths.Patterns = []string{"patterns"}
+	}
+	if c.Antipatterns.MaxSuccess == nil {
+		v := 0.3
+		c.Antipatterns.MaxSuccess = &v
+	}
+	if c.Antipatterns.MinOccurrences == nil {
+		v := 2
+		c.Antipatterns.MinOccurrences = &v
+	}
+	if v := *c.Antipatterns.MaxSuccess; v < 0 || v > 1 {
+		return fmt.Errorf("antipatterns.max_success %g is outside 0..1", v)
+	}
+	if *c.Antipatterns.MinOccurrences < 0 {
+		return fmt.Errorf("antipatterns.min_occurrences must be at least 0")
+	}
+	return nil
+}
+
+// LoadConfig reads engram.toml from the repository, if there is one.
+// Unknown keys are reported as warnings; a file that does not parse, or
+// values that cannot work, are errors.
+func LoadConfig(fsys fs.FS) (Config, []note.Diagnostic, error) {
+	var c Config
+	data, err := fs.ReadFile(fsys, ConfigFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil, c.Validate()
+	}
+	if err != nil {
+		return c, nil, fmt.Errorf("read %s: %w", ConfigFile, err)
+	}
+	md, err := toml.Decode(string(data), &c)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return c, nil, fmt.Errorf("%s:%d:%d: %s", ConfigFile, pe.Position.Line, pe.Position.Col, pe.Message)
+		}
+		return c, nil, fmt.Errorf("%s: %w", ConfigFile, err)
+	}
+	var diags []note.Diagnostic
+	for _, k := range md.Undecoded() {
+		diags = append(diags, note.Diagnostic{Path: ConfigFile, Line: 1, Col: 1, Severity: note.Warning, Message: fmt.Sprintf("unknown key %q", k.String()), Rule: "config-unknown-key"})
+	}
+	if err := c.Validate(); err != nil {
+		return c, diags, fmt.Errorf("%s: %w", ConfigFile, err)
+	}
+	return c, diags, nil
+}

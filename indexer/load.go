@@ -1,0 +1,217 @@
+package indexer
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/engramhq/engram/indexer/causal"
+	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/parse"
+	"github.com/engramhq/engram/indexer/source"
+)
+
+// Loaded is a repository read, parsed and linked: everything a build
+// publishes, and everything `engram check` reports.
+type Loaded struct {
+	Config      Config
+	Export      export.Input
+	Diagnostics []note.Diagnostic
+	Counts      map[string]int
+}
+
+// Load runs the source, parse and graph stages.
+func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
+	opt = opt.withDefaults()
+	if clock == nil {
+		clock = &stopwatch{r: &Report{}}
+	}
+	clock.start("source")
+	repo, diags, err := source.Open(opt.Repo)
+	if err != nil {
+		return nil, newRepoError(opt.Repo, err)
+	}
+	cfg, cdiags, err := LoadConfig(repo.FS)
+	if err != nil {
+		return nil, err
+	}
+	diags = append(diags, cdiags...)
+	if opt.BaseURL != "" {
+		cfg.BaseURL = opt.BaseURL
+		if err := cfg.Validate(); err != nil {
+			return nil, err
+		}
+	}
+
+	clock.start("parse")
+	notes, files, pdiags, err := parseAll(ctx, repo, cfg)
+	if err != nil {
+		return nil, err
+	}
+	diags = append(diags, pdiags...)
+	counts := map[string]int{"files": len(repo.Files)}
+	notes, files = dropPrivate(notes, files, counts)
+	ref, rdiags := referenceTime(opt, repo, notes)
+	diags = append(diags, rdiags...)
+	meta, mdiags := noteMeta(notes, files, repo, ref)
+	diags = append(diags, mdiags...)
+	if err := checkUnique(notes, meta); err != nil {
+		return nil, err
+	}
+
+	clock.start("graph")
+	g := causal.Build(notes)
+	diags = append(diags, g.Diags...)
+	note.SortDiagnostics(diags)
+	counts["notes"] = len(notes)
+	counts["diagnostics"] = len(diags)
+	counts["errors"] = note.CountErrors(diags)
+	return &Loaded{
+		Config: cfg,
+		Export: export.Input{
+			Title: cfg.Title, BaseURL: cfg.BaseURL, Generator: "engram " + Version,
+			Commit: repo.Head, ReferenceTime: ref, Notes: notes, Meta: meta, Graph: g,
+			AntipatternMaxSuccess:     *cfg.Antipatterns.MaxSuccess,
+			AntipatternMinOccurrences: *cfg.Antipatterns.MinOccurrences,
+		},
+		Diagnostics: diags,
+		Counts:      counts,
+	}, nil
+}
+
+// parsed is the outcome of reading one file.
+type parsed struct {
+	note  note.Note
+	file  source.File
+	diags []note.Diagnostic
+	ok    bool
+}
+
+// parseAll parses every markdown file on all cores and accounts for every
+// other file with a diagnostic. Results keep the order of repo.Files.
+func parseAll(ctx context.Context, repo *source.Repo, cfg Config) ([]note.Note, []source.File, []note.Diagnostic, error) {
+	p := parse.New(parse.Roots{Episodes: cfg.Paths.Episodes, Patterns: cfg.Paths.Patterns})
+	results := make([]parsed, len(repo.Files))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				results[i] = readFile(repo, repo.Files[i], p)
+			}
+		}()
+	}
+	var err error
+	for i := range repo.Files {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var notes []note.Note
+	var files []source.File
+	var diags []note.Diagnostic
+	for _, r := range results {
+		diags = append(diags, r.diags...)
+		if r.ok {
+			notes = append(notes, r.note)
+			files = append(files, r.file)
+		}
+	}
+	return notes, files, diags, nil
+}
+
+// readFile reads one file of the repository: a note is parsed, anything
+// else is accounted for with an info diagnostic saying why it is skipped.
+func readFile(repo *source.Repo, f source.File, p *parse.Parser) parsed {
+	info := func(rule, msg string) parsed {
+		return parsed{diags: []note.Diagnostic{{Path: f.Path, Line: 1, Col: 1, Severity: note.Info, Message: msg, Rule: rule}}}
+	}
+	if reason, skip := skipReason(f.Path); skip {
+		return info(reason.rule, reason.msg)
+	}
+	if f.Size > parse.MaxNoteBytes {
+		return parsed{diags: []note.Diagnostic{{Path: f.Path, Line: 1, Col: 1, Severity: note.Error, Rule: "note-too-large",
+			Message: fmt.Sprintf("note is %d bytes, over the limit of %d; not published", f.Size, parse.MaxNoteBytes)}}}
+	}
+	src, err := fs.ReadFile(repo.FS, f.Path)
+	if err != nil {
+		return parsed{diags: []note.Diagnostic{{Path: f.Path, Line: 1, Col: 1, Severity: note.Error, Rule: "read", Message: err.Error()}}}
+	}
+	n, diags, err := p.Parse(f.Path, src)
+	return parsed{note: n, file: f, diags: diags, ok: err == nil}
+}
+
+type skip struct{ rule, msg string }
+
+// skipReason says why a file is not a note, or false for a note.
+func skipReason(p string) (skip, bool) {
+	base := path.Base(p)
+	switch {
+	case strings.EqualFold(path.Ext(p), ".md"):
+		return skip{}, false
+	case p == ConfigFile:
+		return skip{"config", "configuration, read before the notes"}, true
+	case strings.HasSuffix(p, ".json") && strings.HasPrefix(base, "episode-"):
+		return skip{"unsupported-input", "ai-agents episode JSON is not read by this version of engram; not published"}, true
+	case strings.HasSuffix(p, ".jsonl"):
+		return skip{"unsupported-input", "events and feedback (JSONL) are not read by this version of engram; not published"}, true
+	}
+	return skip{"not-a-note", "not a markdown note; not published"}, true
+}
+
+func dropPrivate(notes []note.Note, files []source.File, counts map[string]int) ([]note.Note, []source.File) {
+	var n2 []note.Note
+	var f2 []source.File
+	for i, n := range notes {
+		if n.Private {
+			counts["private"]++
+			continue
+		}
+		n2 = append(n2, n)
+		f2 = append(f2, files[i])
+	}
+	return n2, f2
+}
+
+// checkUnique refuses two notes whose titles differ only by case or
+// Unicode normalisation, or whose slugs collide, naming both files.
+func checkUnique(notes []note.Note, meta []export.Meta) error {
+	titles := map[string]int{}
+	slugs := map[string]int{}
+	for i, n := range notes {
+		k := causal.Key(n.Title)
+		if j, dup := titles[k]; dup {
+			return fmt.Errorf("%w: %s and %s have the same title %q (titles must be unique, ignoring case)", ErrRefused, notes[j].Path, n.Path, n.Title)
+		}
+		titles[k] = i
+		s := sectionOf(&n) + "/" + meta[i].Slug
+		if j, dup := slugs[s]; dup {
+			return fmt.Errorf("%w: %s and %s would be published at the same path %s; rename one title", ErrRefused, notes[j].Path, n.Path, s)
+		}
+		slugs[s] = i
+	}
+	return nil
+}
+
+func sectionOf(n *note.Note) string {
+	switch n.Kind {
+	case note.KindEpisode:
+		return "episodes"
+	case note.KindPattern:
+		return "patterns"
+	}
+	return "notes"
+}

@@ -1,0 +1,97 @@
+package indexer
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/engramhq/engram/indexer/export"
+)
+
+// publish builds the output aside, in a fresh directory next to out, and
+// swaps it in only when fill succeeded: a failed or killed build leaves the
+// previous output intact (SPEC §4).
+func publish(out string, fill func(dir string) error) error {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return fmt.Errorf("publish %s: %w", out, err)
+	}
+	parent := filepath.Dir(abs)
+	old := filepath.Join(parent, "."+filepath.Base(abs)+".engram-old")
+	recoverOld(abs, old)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("publish %s: %w", out, err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".engram-build-")
+	if err != nil {
+		return fmt.Errorf("publish %s: %w", out, err)
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return fmt.Errorf("publish %s: %w", out, err)
+	}
+	if err := fill(tmp); err != nil {
+		return err
+	}
+	return swap(abs, tmp, old)
+}
+
+// swap moves tmp to out, keeping the previous output at old until the new
+// one is in place.
+func swap(out, tmp, old string) error {
+	if _, err := os.Stat(out); err == nil {
+		if err := os.RemoveAll(old); err != nil {
+			return fmt.Errorf("publish %s: %w", out, err)
+		}
+		if err := os.Rename(out, old); err != nil {
+			return fmt.Errorf("publish %s: %w", out, err)
+		}
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		_ = os.Rename(old, out)
+		return fmt.Errorf("publish %s: %w", out, err)
+	}
+	return os.RemoveAll(old)
+}
+
+// recoverOld puts back the previous output if a build was killed between
+// the two renames of swap.
+func recoverOld(out, old string) {
+	if _, err := os.Stat(out); errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(old); err == nil {
+			_ = os.Rename(old, out)
+		}
+	}
+}
+
+func writeFiles(dir string, files []export.File) error {
+	made := map[string]bool{}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if d := filepath.Dir(p); !made[d] {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return fmt.Errorf("write %s: %w", f.Path, err)
+			}
+			made[d] = true
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", f.Path, err)
+		}
+	}
+	return nil
+}
+
+// previousNoteCount reads how many notes the current output publishes.
+func previousNoteCount(out string) (int, bool) {
+	data, err := os.ReadFile(filepath.Join(out, "api", "v1", "index.json"))
+	if err != nil {
+		return 0, false
+	}
+	var m export.Manifest
+	if json.Unmarshal(data, &m) != nil {
+		return 0, false
+	}
+	return m.Counts["episodes"] + m.Counts["patterns"] + m.Counts["notes"], true
+}

@@ -1,0 +1,165 @@
+package site
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/engramhq/engram/indexer/export"
+)
+
+// page is one generated Hugo content file. Its front matter holds only
+// keys engram wrote; its body is empty, so nothing a note contains can
+// reach Hugo's markdown or shortcodes.
+type page struct {
+	path string // relative to content/
+	fm   frontMatter
+}
+
+type frontMatter struct {
+	Title   string         `json:"title"`
+	Date    string         `json:"date,omitempty"`
+	Lastmod string         `json:"lastmod,omitempty"`
+	Params  map[string]any `json:"params"`
+}
+
+// pages builds the content of the site from the export documents.
+func pages(s *export.Site, md markdown) []page {
+	ps := []page{
+		{path: "_index.md", fm: frontMatter{Title: s.Title, Params: map[string]any{"kind": "home", "counts": s.Manifest.Counts, "commit": s.Manifest.Commit, "reference_time": s.Manifest.ReferenceTime}}},
+		{path: "episodes/_index.md", fm: frontMatter{Title: "Episodes", Params: map[string]any{"kind": "episodes"}}},
+		{path: "patterns/_index.md", fm: frontMatter{Title: "Patterns", Params: map[string]any{"kind": "patterns"}}},
+		{path: "notes/_index.md", fm: frontMatter{Title: "Notes", Params: map[string]any{"kind": "notes"}}},
+	}
+	for _, e := range s.Episodes {
+		ps = append(ps, page{path: "episodes/" + slug(e.URL) + ".md", fm: frontMatter{
+			Title: e.Title, Date: e.Created, Lastmod: e.Updated,
+			Params: map[string]any{"kind": "episode", "doc": e, "html": episodeHTML(e, md)},
+		}})
+	}
+	for _, p := range s.Patterns {
+		ps = append(ps, page{path: "patterns/" + slug(p.URL) + ".md", fm: frontMatter{
+			Title: p.Title, Date: p.Source.Created, Lastmod: p.Source.Updated,
+			Params: map[string]any{"kind": "pattern", "doc": p, "html": patternHTML(p, md)},
+		}})
+	}
+	for _, n := range s.Notes {
+		ps = append(ps, page{path: "notes/" + slug(n.URL) + ".md", fm: frontMatter{
+			Title: n.Title, Date: n.Source.Created, Lastmod: n.Source.Updated,
+			Params: map[string]any{"kind": "note", "doc": n, "html": noteHTML(n, md)},
+		}})
+	}
+	return ps
+}
+
+// slug is the last path element of a page URL.
+func slug(url string) string {
+	return filepath.Base(strings.TrimSuffix(url, "/"))
+}
+
+func writePages(dir string, ps []page) error {
+	for _, p := range ps {
+		data, err := json.MarshalIndent(p.fm, "", "  ")
+		if err != nil {
+			return fmt.Errorf("write page %s: %w", p.path, err)
+		}
+		full := filepath.Join(dir, "content", filepath.FromSlash(p.path))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return fmt.Errorf("write page %s: %w", p.path, err)
+		}
+		if err := os.WriteFile(full, append(data, '\n'), 0o644); err != nil {
+			return fmt.Errorf("write page %s: %w", p.path, err)
+		}
+	}
+	return nil
+}
+
+// resolver resolves wikilinks the way the graph stage did for this note.
+func resolver(links []export.Link) Resolver {
+	m := make(map[string]export.Link, len(links))
+	for _, l := range links {
+		m[l.Target] = l
+	}
+	return func(target string) (string, bool) {
+		l, ok := m[target]
+		switch {
+		case !ok || l.Missing:
+			return "", false
+		case l.Decision != "":
+			return "#" + anchor(l.Decision), true
+		}
+		return l.URL, true
+	}
+}
+
+// anchor makes a decision id into an HTML id.
+func anchor(id string) string {
+	return "decision-" + export.Slug(id)
+}
+
+type sectionHTML struct {
+	Heading string `json:"heading"`
+	HTML    string `json:"html"`
+}
+
+func renderSections(ss []export.Section, md markdown, r Resolver) []sectionHTML {
+	out := []sectionHTML{}
+	for _, s := range ss {
+		out = append(out, sectionHTML{Heading: s.Heading, HTML: md.Block(s.Markdown, r)})
+	}
+	return out
+}
+
+func observationsHTML(os []export.Observation, md markdown, r Resolver) []string {
+	out := make([]string, len(os))
+	for i, o := range os {
+		out[i] = md.Inline(o.Content, r)
+	}
+	return out
+}
+
+func episodeHTML(e export.Episode, md markdown) map[string]any {
+	r := resolver(e.Links)
+	decisions := make([]map[string]string, len(e.Decisions))
+	for i, d := range e.Decisions {
+		decisions[i] = map[string]string{
+			"anchor": anchor(d.ID), "context": md.Inline(d.Context, r), "rationale": md.Inline(d.Rationale, r),
+		}
+	}
+	events := make([]string, len(e.Events))
+	for i, ev := range e.Events {
+		events[i] = md.Inline(ev.Content, r)
+	}
+	lessons := make([]string, len(e.Lessons))
+	for i, l := range e.Lessons {
+		lessons[i] = md.Inline(l, r)
+	}
+	return map[string]any{
+		"context":      md.Block(e.Context, r),
+		"sections":     renderSections(e.Sections, md, r),
+		"observations": observationsHTML(e.Observations, md, r),
+		"decisions":    decisions,
+		"events":       events,
+		"lessons":      lessons,
+		"task":         md.Inline(e.Task, r),
+	}
+}
+
+func patternHTML(p export.Pattern, md markdown) map[string]any {
+	r := resolver(p.Links)
+	return map[string]any{
+		"trigger":  md.Block(p.Trigger, r),
+		"action":   md.Block(p.Action, r),
+		"sections": renderSections(p.Sections, md, r),
+	}
+}
+
+func noteHTML(n export.Note, md markdown) map[string]any {
+	r := resolver(n.Links)
+	return map[string]any{
+		"sections":     renderSections(n.Sections, md, r),
+		"observations": observationsHTML(n.Observations, md, r),
+	}
+}

@@ -1,0 +1,210 @@
+package site
+
+import (
+	"bytes"
+	"html"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	ghtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// Resolver maps a wikilink target to a URL; ok is false for a missing note.
+type Resolver func(target string) (url string, ok bool)
+
+// markdown renders the prose of notes to HTML that can run nothing: raw
+// HTML is dropped, only http, https, mailto and relative links survive
+// (after entity decoding), and wikilinks become links or missing-note
+// markers. Hugo then places this HTML in its templates: notes never reach
+// Hugo's own markdown or shortcode processing (SPEC §6).
+type markdown struct{ md goldmark.Markdown }
+
+func newMarkdown() markdown {
+	return markdown{md: goldmark.New(
+		goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(wikilinkParser{}, 199))),
+		goldmark.WithRendererOptions(
+			ghtml.WithXHTML(),
+			renderer.WithNodeRenderers(util.Prioritized(safeRenderer{}, 100)),
+		),
+	)}
+}
+
+// Block renders markdown as block HTML.
+func (m markdown) Block(src string, resolve Resolver) string {
+	doc := m.md.Parser().Parse(text.NewReader([]byte(src)), parser.WithContext(withResolver(resolve)))
+	var buf bytes.Buffer
+	if err := m.md.Renderer().Render(&buf, []byte(src), doc); err != nil {
+		return "<p>" + html.EscapeString(src) + "</p>"
+	}
+	return buf.String()
+}
+
+// Inline renders one line of markdown without the surrounding paragraph.
+func (m markdown) Inline(src string, resolve Resolver) string {
+	out := strings.TrimSpace(m.Block(src, resolve))
+	if strings.HasPrefix(out, "<p>") && strings.HasSuffix(out, "</p>") && strings.Count(out, "<p>") == 1 {
+		return out[3 : len(out)-4]
+	}
+	return out
+}
+
+var resolverKey = parser.NewContextKey()
+
+func withResolver(r Resolver) parser.Context {
+	ctx := parser.NewContext()
+	ctx.Set(resolverKey, r)
+	return ctx
+}
+
+// wikiLink is an inline [[Target|alias]] node, resolved at parse time.
+type wikiLink struct {
+	ast.BaseInline
+	label   string
+	url     string
+	missing bool
+}
+
+var kindWikiLink = ast.NewNodeKind("WikiLink")
+
+func (n *wikiLink) Kind() ast.NodeKind                     { return kindWikiLink }
+func (n *wikiLink) Dump(src []byte, level int)             { ast.DumpHelper(n, src, level, nil, nil) }
+func (wikilinkParser) Trigger() []byte                     { return []byte{'['} }
+func (wikilinkParser) CloseBlock(ast.Node, parser.Context) {}
+
+type wikilinkParser struct{}
+
+func (wikilinkParser) Parse(_ ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	line, _ := block.PeekLine()
+	if !bytes.HasPrefix(line, []byte("[[")) {
+		return nil
+	}
+	end := bytes.Index(line, []byte("]]"))
+	if end < 3 || bytes.ContainsAny(line[2:end], "[\n") {
+		return nil
+	}
+	inner := string(line[2:end])
+	block.Advance(end + 2)
+	target, alias, hasAlias := strings.Cut(inner, "|")
+	target, _, _ = strings.Cut(target, "#")
+	target = strings.TrimSpace(target)
+	n := &wikiLink{label: target}
+	if hasAlias && strings.TrimSpace(alias) != "" {
+		n.label = strings.TrimSpace(alias)
+	}
+	if r, ok := pc.Get(resolverKey).(Resolver); ok && r != nil {
+		n.url, ok = r(target)
+		n.missing = !ok
+	} else {
+		n.missing = true
+	}
+	return n
+}
+
+// safeRenderer replaces goldmark's renderers for everything that can carry
+// a URL or markup from the note.
+type safeRenderer struct{}
+
+func (safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindLink, renderLink)
+	reg.Register(ast.KindAutoLink, renderAutoLink)
+	reg.Register(ast.KindImage, renderImage)
+	reg.Register(ast.KindRawHTML, skip)
+	reg.Register(ast.KindHTMLBlock, skip)
+	reg.Register(kindWikiLink, renderWikiLink)
+}
+
+func skip(util.BufWriter, []byte, ast.Node, bool) (ast.WalkStatus, error) {
+	return ast.WalkSkipChildren, nil
+}
+
+func renderLink(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	l := n.(*ast.Link)
+	url, ok := safeURL(string(l.Destination))
+	if !ok {
+		return ast.WalkContinue, nil // the text stays, the link goes
+	}
+	if entering {
+		_, _ = w.WriteString(`<a href="` + html.EscapeString(url) + `" rel="nofollow">`)
+	} else {
+		_, _ = w.WriteString("</a>")
+	}
+	return ast.WalkContinue, nil
+}
+
+func renderAutoLink(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	l := n.(*ast.AutoLink)
+	label := string(l.Label(src))
+	dest := string(l.URL(src))
+	if l.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(dest), "mailto:") {
+		dest = "mailto:" + dest
+	}
+	if url, ok := safeURL(dest); ok {
+		_, _ = w.WriteString(`<a href="` + html.EscapeString(url) + `" rel="nofollow">` + html.EscapeString(label) + "</a>")
+	} else {
+		_, _ = w.WriteString(html.EscapeString(label))
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+// renderImage shows an image's alt text as a link: the site loads nothing
+// from the notes' URLs.
+func renderImage(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	img := n.(*ast.Image)
+	alt := string(img.Text(src)) //nolint:staticcheck // alt text as plain text
+	if alt == "" {
+		alt = "image"
+	}
+	if url, ok := safeURL(string(img.Destination)); ok {
+		_, _ = w.WriteString(`<a href="` + html.EscapeString(url) + `" rel="nofollow">` + html.EscapeString(alt) + "</a>")
+	} else {
+		_, _ = w.WriteString(html.EscapeString(alt))
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+func renderWikiLink(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	l := n.(*wikiLink)
+	label := html.EscapeString(l.label)
+	if l.missing {
+		_, _ = w.WriteString(`<span class="missing" title="missing note">` + label + "</span>")
+	} else {
+		_, _ = w.WriteString(`<a class="wikilink" href="` + html.EscapeString(l.url) + `">` + label + "</a>")
+	}
+	return ast.WalkContinue, nil
+}
+
+// safeURL allows http, https and mailto URLs, and relative ones. dest is
+// already entity-decoded by the parser; control characters and blanks,
+// which browsers drop from schemes, are removed before the check.
+func safeURL(dest string) (string, bool) {
+	clean := strings.Map(func(r rune) rune {
+		if r <= ' ' || r == 0x7f {
+			return -1
+		}
+		return r
+	}, dest)
+	lower := strings.ToLower(clean)
+	colon := strings.IndexByte(lower, ':')
+	if colon < 0 || strings.ContainsAny(lower[:colon], "/?#") {
+		return clean, true // relative
+	}
+	switch lower[:colon] {
+	case "http", "https", "mailto":
+		return clean, true
+	}
+	return "", false
+}
