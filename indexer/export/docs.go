@@ -143,6 +143,7 @@ type Pattern struct {
 	// Full pattern documents only.
 	LastValidated string     `json:"last_validated,omitempty"`
 	Relations     []Relation `json:"relations,omitempty"`
+	Links         []Link     `json:"links,omitempty"`
 	Backlinks     []Ref      `json:"backlinks,omitempty"`
 	Sections      []Section  `json:"sections,omitempty"`
 	Source        *Source    `json:"source,omitempty"`
@@ -208,6 +209,7 @@ type Note struct {
 	URL          string        `json:"url"`
 	Observations []Observation `json:"observations"`
 	Relations    []Relation    `json:"relations"`
+	Links        []Link        `json:"links"`
 	Backlinks    []Ref         `json:"backlinks"`
 	Sections     []Section     `json:"sections,omitempty"`
 	Source       Source        `json:"source"`

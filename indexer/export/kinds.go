@@ -2,6 +2,7 @@ package export
 
 import (
 	"github.com/engramhq/engram/indexer/causal"
+	"github.com/engramhq/engram/indexer/note"
 )
 
 func (x *exporter) episode(i int) Episode {
@@ -63,8 +64,9 @@ func (x *exporter) pattern(i int) Pattern {
 		URL: x.url(i), JSONURL: x.jsonURL(i),
 		LastValidated: formatTime(n.Pattern.LastValidated),
 		Relations:     x.relations(i),
+		Links:         x.links(i),
 		Backlinks:     x.backlinks(i),
-		Sections:      sections(n, "Trigger", "Action"),
+		Sections:      sections(n, usedSections(n.Pattern)...),
 	}
 	if st.Source != "" {
 		rate, conf := round(st.SuccessRate), round(st.Confidence)
@@ -104,7 +106,7 @@ func (x *exporter) note(i int) Note {
 	n := &x.in.Notes[i]
 	return Note{
 		ID: n.Title, Title: n.Title, Type: typeOf(n), Tags: tagsOf(n), URL: x.url(i),
-		Observations: observations(n), Relations: x.relations(i), Backlinks: x.backlinks(i),
+		Observations: observations(n), Relations: x.relations(i), Links: x.links(i), Backlinks: x.backlinks(i),
 		Sections: sections(n), Source: x.source(i),
 	}
 }
@@ -125,4 +127,17 @@ func (x *exporter) graph(patterns []Pattern) Graph {
 		g.Patterns = append(g.Patterns, gp)
 	}
 	return g
+}
+
+// usedSections are the prose sections that stand in for an empty trigger or
+// action in front matter; they are not repeated as sections.
+func usedSections(p *note.Pattern) []string {
+	var used []string
+	if p.Trigger == "" {
+		used = append(used, "Trigger")
+	}
+	if p.Action == "" {
+		used = append(used, "Action")
+	}
+	return used
 }
