@@ -70,6 +70,9 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 
 	clock.start("export")
 	docs := export.Documents(in.Export)
+	for k, v := range docs.Manifest.Counts {
+		r.Counts[k] = v
+	}
 	files, err := docs.Files()
 	if err != nil {
 		return r, err

@@ -68,7 +68,6 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	g := causal.Build(notes)
 	diags = append(diags, g.Diags...)
 	note.SortDiagnostics(diags)
-	counts["notes"] = len(notes)
 	counts["diagnostics"] = len(diags)
 	counts["errors"] = note.CountErrors(diags)
 	return &Loaded{

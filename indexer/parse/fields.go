@@ -15,10 +15,13 @@ import (
 // number may be a string, tags may be a list or a comma-separated string,
 // null is empty. Every value it cannot use becomes a diagnostic at its key.
 type fields struct {
-	fm    frontMatter
-	path  string
-	diags []note.Diagnostic
-	used  map[string]bool
+	fm frontMatter
+	// broken is set when the front matter did not decode: missing fields
+	// are then not reported again.
+	broken bool
+	path   string
+	diags  []note.Diagnostic
+	used   map[string]bool
 }
 
 func (f *fields) line(key string) int {

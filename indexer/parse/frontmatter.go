@@ -146,6 +146,9 @@ func yamlError(err error, firstRow int) fmError {
 	e := fmError{line: firstRow, msg: "invalid YAML front matter: " + msg, rule: "frontmatter-yaml"}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
+		if isParserError(msg) {
+			n++ // yaml.v3 numbers parser errors from 0, scanner errors from 1
+		}
 		e.line = firstRow - 1 + n
 		if m[2] != "" {
 			e.col, _ = strconv.Atoi(m[2])
@@ -154,6 +157,17 @@ func yamlError(err error, firstRow int) fmError {
 		e.msg = strings.TrimSuffix(strings.TrimSpace(e.msg), ":")
 	}
 	return e
+}
+
+// isParserError tells yaml.v3's parser errors (parserc.go), whose line is
+// 0-based, from its scanner errors, whose line is 1-based.
+func isParserError(msg string) bool {
+	for _, p := range []string{"did not find expected", "found undefined tag handle", "found duplicate", "found incompatible YAML document"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
 }
 
 type yamlDecoder struct {

@@ -61,8 +61,9 @@ func (p *Parser) Parse(path string, src []byte) (note.Note, []note.Diagnostic, e
 		return s.n, s.diags, ErrUnpublishable
 	}
 	src = s.clean(src)
+	before := len(s.diags)
 	fm, bodySrc, bodyLine := s.frontMatter(src)
-	f := &fields{fm: fm, path: path, used: map[string]bool{}}
+	f := &fields{fm: fm, path: path, used: map[string]bool{}, broken: note.CountErrors(s.diags[before:]) > 0}
 	s.n.Type = strings.ToLower(f.str("type"))
 	s.n.Kind = p.kind(path, s.n.Type)
 	s.common(f)

@@ -1,0 +1,219 @@
+package indexer_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/source"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// fixtureRepo turns testdata/<name>.txtar into a git repository.
+func fixtureRepo(t *testing.T, name string) string {
+	t.Helper()
+	archive, err := os.ReadFile(filepath.Join("testdata", name+".txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := source.WriteTxtarRepo(dir, archive); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func build(t *testing.T, repo, out string) *indexer.Report {
+	t.Helper()
+	r, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out})
+	if err != nil {
+		t.Fatalf("build %s: %v", repo, err)
+	}
+	return r
+}
+
+// tree reads every file under dir.
+func tree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)] = data
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestBuildGolden compares every JSON file of the API with the golden copy.
+func TestBuildGolden(t *testing.T) {
+	repo := fixtureRepo(t, "basic")
+	out := filepath.Join(t.TempDir(), "public")
+	build(t, repo, out)
+	got := tree(t, filepath.Join(out, "api"))
+	golden := filepath.Join("testdata", "golden", "basic")
+	if *update {
+		_ = os.RemoveAll(golden)
+		for p, data := range got {
+			target := filepath.Join(golden, filepath.FromSlash(p))
+			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(target, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want := tree(t, golden)
+	for p := range want {
+		if _, ok := got[p]; !ok {
+			t.Errorf("missing %s", p)
+		}
+	}
+	for p, data := range got {
+		if w, ok := want[p]; !ok {
+			t.Errorf("unexpected %s", p)
+		} else if !bytes.Equal(data, w) {
+			t.Errorf("%s differs from the golden file (run go test -update and review the diff)", p)
+		}
+	}
+}
+
+func TestBuildDiagnostics(t *testing.T) {
+	r := build(t, fixtureRepo(t, "basic"), filepath.Join(t.TempDir(), "public"))
+	want := []string{
+		"episodes/EPISODE-2026-03-02-session-02.md:14:14: warning: [[Missing runbook]] names no note; it is shown as a missing note [link-dangling]",
+		"episodes/EPISODE-2026-03-08-session-03.md:4:",
+		"notes.txt:1:1: info: not a markdown note; not published [not-a-note]",
+		"patterns/PATTERN-inject-clock.md:16:1: warning: declared success_rate 0.70 differs from the evidence (1.00 over 1 episodes) by more than 0.1 [pattern-rate-drift]",
+	}
+	var got []string
+	for _, d := range r.Diagnostics {
+		got = append(got, d.String())
+	}
+	all := strings.Join(got, "\n")
+	for _, w := range want {
+		if !strings.Contains(all, w) {
+			t.Errorf("missing diagnostic %q in:\n%s", w, all)
+		}
+	}
+	if strings.Contains(all, "session-03.md:1:1: warning") || strings.Contains(all, "missing-field") {
+		t.Errorf("a note with broken front matter should not also report missing fields:\n%s", all)
+	}
+	if strings.Contains(all, "d002") {
+		t.Errorf("[[d002]] names a decision of the same episode, not a dangling note:\n%s", all)
+	}
+}
+
+func TestBuildPublishesEveryGoodNote(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	build(t, fixtureRepo(t, "basic"), out)
+	for _, p := range []string{
+		"index.html",
+		"episodes/index.html",
+		"episodes/episode-2026-03-01-session-01/index.html",
+		"episodes/episode-2026-03-02-session-02/index.html",
+		"episodes/episode-2026-03-08-session-03/index.html",
+		"patterns/pattern-inject-clock/index.html",
+		"patterns/antipattern-retry-until-green/index.html",
+		"notes/clocks/index.html",
+		"api/v1/episodes/episode-2026-03-08-session-03.json",
+		"css/engram.css",
+		"sitemap.xml",
+	} {
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(p))); err != nil {
+			t.Errorf("%s not published: %v", p, err)
+		}
+	}
+	for p, data := range tree(t, out) {
+		if bytes.Contains(data, []byte("Something private")) || bytes.Contains(data, []byte("EPISODE-private")) {
+			t.Errorf("%s leaks the private note", p)
+		}
+	}
+}
+
+func TestBuildDeterministic(t *testing.T) {
+	archive := "basic"
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	build(t, fixtureRepo(t, archive), a)
+	build(t, fixtureRepo(t, archive), b)
+	ta, tb := tree(t, a), tree(t, b)
+	if len(ta) != len(tb) {
+		t.Fatalf("%d files vs %d files", len(ta), len(tb))
+	}
+	for p, data := range ta {
+		if !bytes.Equal(data, tb[p]) {
+			t.Errorf("%s differs between two builds of the same commit", p)
+		}
+	}
+}
+
+// TestBuildKeepsPreviousOutput checks that a refused build leaves the
+// previous output as it was.
+func TestBuildKeepsPreviousOutput(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	build(t, fixtureRepo(t, "basic"), out)
+	before := tree(t, out)
+	empty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(empty, "readme.txt"), []byte("no notes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := indexer.Build(context.Background(), indexer.Options{Repo: empty, Out: out})
+	if !errors.Is(err, indexer.ErrRefused) {
+		t.Fatalf("build of a repository without notes: err = %v, want ErrRefused", err)
+	}
+	after := tree(t, out)
+	if len(after) != len(before) {
+		t.Fatalf("output changed: %d files, was %d", len(after), len(before))
+	}
+	for p, data := range before {
+		if !bytes.Equal(after[p], data) {
+			t.Errorf("%s changed", p)
+		}
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".public.engram-*"))
+	if len(leftovers) > 0 {
+		t.Errorf("temporary directories left behind: %v", leftovers)
+	}
+}
+
+func TestBuildRefusesDuplicateTitles(t *testing.T) {
+	dir := t.TempDir()
+	err := source.WriteRepo(dir, []source.Commit{{When: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Files: map[string][]byte{
+		"episodes/a.md": []byte("---\ntitle: Same Title\noutcome: success\ntask: t\n---\n"),
+		"episodes/b.md": []byte("---\ntitle: same title\noutcome: success\ntask: t\n---\n"),
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = indexer.Build(context.Background(), indexer.Options{Repo: dir, Out: filepath.Join(t.TempDir(), "out")})
+	if !errors.Is(err, indexer.ErrRefused) || !strings.Contains(err.Error(), "episodes/a.md") || !strings.Contains(err.Error(), "episodes/b.md") {
+		t.Fatalf("err = %v, want a refusal naming both files", err)
+	}
+}
+
+func diagnosticsWith(ds []note.Diagnostic, rule string) []note.Diagnostic {
+	var out []note.Diagnostic
+	for _, d := range ds {
+		if d.Rule == rule {
+			out = append(out, d)
+		}
+	}
+	return out
+}
