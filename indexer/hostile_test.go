@@ -30,6 +30,7 @@ cascade:
 Shortcode {{< param "title" >}} and {{% param "title" %}} stay text.
 <script>alert("raw")</script>
 <div onclick="alert(2)">raw html block</div>
+
 [plain](javascript:alert(3)) [encoded](javascript&#58;alert(4)) [upper](JaVaScRiPt:alert(5))
 [data](data:text/html;base64,PHNjcmlwdD4=) [vb](vbscript:msgbox) ![img](javascript:alert(6))
 <a href="javascript:alert(7)">inline</a> [ok](https://example.com/)
@@ -68,6 +69,14 @@ func TestBuildHostileNote(t *testing.T) {
 	page, _ := os.ReadFile(pages[0])
 	if !strings.Contains(string(page), `param &#34;title&#34;`) && !strings.Contains(string(page), `param &quot;title&quot;`) {
 		t.Errorf("shortcode text should be shown as text:\n%s", page)
+	}
+	for _, text := range []string{"plain", "encoded", "upper", "data", "raw html block"} {
+		if !strings.Contains(string(page), text) {
+			t.Errorf("the text %q of a removed link or tag should stay on the page", text)
+		}
+	}
+	if !strings.Contains(string(page), `href="https://example.com/"`) {
+		t.Errorf("a safe link should stay a link")
 	}
 	bad := regexp.MustCompile(`(?i)<script|<[a-z][^>]*\son[a-z]+\s*=|href\s*=\s*"\s*(javascript|vbscript|data):|<div|<b\s`)
 	for p, data := range tree(t, out) {

@@ -113,12 +113,40 @@ func (safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindLink, renderLink)
 	reg.Register(ast.KindAutoLink, renderAutoLink)
 	reg.Register(ast.KindImage, renderImage)
-	reg.Register(ast.KindRawHTML, skip)
-	reg.Register(ast.KindHTMLBlock, skip)
+	reg.Register(ast.KindRawHTML, renderRawHTML)
+	reg.Register(ast.KindHTMLBlock, renderHTMLBlock)
 	reg.Register(kindWikiLink, renderWikiLink)
 }
 
-func skip(util.BufWriter, []byte, ast.Node, bool) (ast.WalkStatus, error) {
+// renderRawHTML shows inline HTML from a note as text: it never becomes
+// markup, and nothing the author wrote disappears.
+func renderRawHTML(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		segs := n.(*ast.RawHTML).Segments
+		for i := 0; i < segs.Len(); i++ {
+			seg := segs.At(i)
+			_, _ = w.WriteString(html.EscapeString(string(seg.Value(src))))
+		}
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+// renderHTMLBlock shows an HTML block from a note as preformatted text.
+func renderHTMLBlock(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	b := n.(*ast.HTMLBlock)
+	_, _ = w.WriteString(`<pre class="raw-html"><code>`)
+	lines := b.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		_, _ = w.WriteString(html.EscapeString(string(seg.Value(src))))
+	}
+	if b.HasClosure() {
+		_, _ = w.WriteString(html.EscapeString(string(b.ClosureLine.Value(src))))
+	}
+	_, _ = w.WriteString("</code></pre>\n")
 	return ast.WalkSkipChildren, nil
 }
 
