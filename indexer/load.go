@@ -138,6 +138,9 @@ func readFile(repo *source.Repo, f source.File, p *parse.Parser) parsed {
 	info := func(rule, msg string) parsed {
 		return parsed{diags: []note.Diagnostic{{Path: f.Path, Line: 1, Col: 1, Severity: note.Info, Message: msg, Rule: rule}}}
 	}
+	if f.Path == ConfigFile {
+		return parsed{} // read by LoadConfig
+	}
 	if reason, skip := skipReason(f.Path); skip {
 		return info(reason.rule, reason.msg)
 	}
@@ -161,8 +164,6 @@ func skipReason(p string) (skip, bool) {
 	switch {
 	case strings.EqualFold(path.Ext(p), ".md"):
 		return skip{}, false
-	case p == ConfigFile:
-		return skip{"config", "configuration, read before the notes"}, true
 	case strings.HasSuffix(p, ".json") && strings.HasPrefix(base, "episode-"):
 		return skip{"unsupported-input", "ai-agents episode JSON is not read by this version of engram; not published"}, true
 	case strings.HasSuffix(p, ".jsonl"):

@@ -21,6 +21,7 @@ func publish(out string, fill func(dir string) error) error {
 	parent := filepath.Dir(abs)
 	old := filepath.Join(parent, "."+filepath.Base(abs)+".engram-old")
 	recoverOld(abs, old)
+	removeStale(parent, "."+filepath.Base(abs)+".engram-build-")
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("publish %s: %w", out, err)
 	}
@@ -63,6 +64,15 @@ func recoverOld(out, old string) {
 		if _, err := os.Stat(old); err == nil {
 			_ = os.Rename(old, out)
 		}
+	}
+}
+
+// removeStale deletes what killed builds left behind. Two builds into the
+// same output at once are not supported.
+func removeStale(parent, prefix string) {
+	stale, _ := filepath.Glob(filepath.Join(parent, prefix+"*"))
+	for _, dir := range stale {
+		_ = os.RemoveAll(dir)
 	}
 }
 

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"context"
+		"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/source"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"engram": main})
+}
+
+// TestScripts runs the CLI end to end: testdata/script/*.txtar.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"commit": cmdCommit,
+		},
+	})
+}
+
+// cmdCommit commits every file under a directory to a git repository
+// there: commit DIR RFC3339-TIME.
+func cmdCommit(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: commit DIR TIME")
+	}
+	dir := ts.MkAbs(args[0])
+	when, err := time.Parse(time.RFC3339, args[1])
+	ts.Check(err)
+	files := map[string][]byte{}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			if d != nil && d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)], err = os.ReadFile(p)
+		return err
+	})
+	ts.Check(err)
+	ts.Check(source.WriteRepo(dir, []source.Commit{{Files: files, When: when, Message: "commit " + args[1]}}))
+}
+
+// TestExitCodes checks the exit codes of SPEC §5 in-process.
+func TestExitCodes(t *testing.T) {
+	repo := t.TempDir()
+	bad := "---\ntitle: EPISODE-bad\noutcome: maybe\ntask: t\n---\n"
+	good := "---\ntitle: EPISODE-good\noutcome: success\ntask: t\ndate: 2026-01-01\n---\n"
+	err := source.WriteRepo(repo, []source.Commit{{When: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC),
+		Files: map[string][]byte{"episodes/bad.md": []byte(bad), "episodes/good.md": []byte(good)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"build with an error diagnostic", []string{"build", "--repo", repo, "--out", out}, exitOK},
+		{"build --strict with an error diagnostic", []string{"build", "--repo", repo, "--out", out, "--strict"}, exitFail},
+		{"check", []string{"check", "--repo", repo}, exitOK},
+		{"check --strict", []string{"check", "--repo", repo, "--strict"}, exitFail},
+		{"missing repository", []string{"build", "--repo", filepath.Join(repo, "nope"), "--out", out}, exitFail},
+		{"no command", nil, exitUsage},
+		{"unknown command", []string{"frobnicate"}, exitUsage},
+		{"unknown flag", []string{"build", "--frob"}, exitUsage},
+		{"bad --now", []string{"build", "--repo", repo, "--now", "yesterday"}, exitUsage},
+		{"extra argument", []string{"check", "--repo", repo, "extra"}, exitUsage},
+		{"bad --format", []string{"check", "--repo", repo, "--format", "xml"}, exitUsage},
+		{"version", []string{"version"}, exitOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if got := run(context.Background(), tc.args, &stdout, &stderr); got != tc.want {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", got, tc.want, stdout.String(), stderr.String())
+			}
+			if strings.Contains(stderr.String(), "goroutine ") {
+				t.Errorf("stack trace on stderr:\n%s", stderr.String())
+			}
+		})
+	}
+}
+
+func TestGithubAnnotation(t *testing.T) {
+	d := note.Diagnostic{Path: "notes/a,b.md", Line: 3, Col: 7, Severity: note.Error, Message: "bad: value\nnext", Rule: "rule-x"}
+	want := "::error file=notes/a%2Cb.md,line=3,col=7,title=rule-x::bad: value%0Anext [rule-x]"
+	if got := githubAnnotation(d); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
