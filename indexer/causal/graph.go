@@ -156,12 +156,18 @@ func (b *builder) stats() {
 		}
 		s := patternStats(n.Pattern, refs)
 		b.r.Stats[i] = s
-		if d := n.Pattern.DeclaredRate; d != nil && s.Source == "evidence" && math.Abs(*d-s.SuccessRate) > 0.1 {
+		if d := n.Pattern.DeclaredRate; d != nil && s.Source == "evidence" && math.Abs(*d-s.SuccessRate) > maxDrift {
 			ev := n.Pattern.Evidence[0]
 			b.report(n.Path, ev.Line, 1, note.Warning, "pattern-rate-drift", "declared success_rate %.2f differs from the evidence (%.2f over %d episodes) by more than 0.1", *d, s.SuccessRate, s.Occurrences)
 		}
 	}
 }
+
+// maxDrift is how far a declared success_rate may be from the evidence
+// (SPEC §3: "a difference over 0.1"). The tolerance keeps a difference of
+// exactly 0.1 in decimal, such as 0.4 − 0.3 (0.10000000000000003 in
+// binary), from counting as over it.
+const maxDrift = 0.1 + 1e-9
 
 // evidence checks one evidence line: it counts when it names an episode
 // and has a valid outcome.
@@ -286,17 +292,26 @@ func (b *builder) nodeNote(id string) *note.Note {
 }
 
 func (b *builder) cycles() [][]string {
-	g := dgraph.New(dgraph.StringHash, dgraph.Directed())
-	for _, n := range b.r.Nodes {
-		_ = g.AddVertex(n.ID) // ids are unique: the indexer refuses duplicate titles
+	// Vertices are node positions plus one, never ids: the library's SCC
+	// search pops its stack until it meets the vertex, starting from the
+	// zero value, so a vertex equal to the zero value (an empty title
+	// as a string, 0 as an int) gives an empty component.
+	g := dgraph.New(dgraph.IntHash, dgraph.Directed())
+	vertex := make(map[string]int, len(b.r.Nodes))
+	for i, n := range b.r.Nodes {
+		if _, dup := vertex[n.ID]; !dup { // the indexer refuses duplicate titles
+			vertex[n.ID] = i + 1
+			_ = g.AddVertex(i + 1)
+		}
 	}
-	selfLoops := map[string]bool{}
+	selfLoops := map[int]bool{}
 	for _, e := range b.r.Edges {
-		if e.Source == e.Target {
-			selfLoops[e.Source] = true
+		s, t := vertex[e.Source], vertex[e.Target]
+		if s == t {
+			selfLoops[s] = true
 			continue
 		}
-		_ = g.AddEdge(e.Source, e.Target) // parallel edges of other types are one edge here
+		_ = g.AddEdge(s, t) // parallel edges of other types are one edge here
 	}
 	sccs, err := dgraph.StronglyConnectedComponents(g)
 	if err != nil {
@@ -304,9 +319,13 @@ func (b *builder) cycles() [][]string {
 	}
 	var out [][]string
 	for _, c := range sccs {
-		if len(c) > 1 || selfLoops[c[0]] {
-			sort.Strings(c)
-			out = append(out, c)
+		if len(c) > 1 || len(c) == 1 && selfLoops[c[0]] {
+			ids := make([]string, len(c))
+			for k, v := range c {
+				ids[k] = b.r.Nodes[v-1].ID
+			}
+			sort.Strings(ids)
+			out = append(out, ids)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })

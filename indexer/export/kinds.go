@@ -1,6 +1,8 @@
 package export
 
 import (
+	"sort"
+
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/note"
 )
@@ -75,8 +77,7 @@ func (x *exporter) pattern(i int) Pattern {
 	p.Antipattern = n.IsAntipattern() || st.Source != "" &&
 		st.SuccessRate <= x.in.AntipatternMaxSuccess && st.Occurrences >= x.in.AntipatternMinOccurrences
 	for _, ev := range st.Evidence {
-		l := x.resolve(i, ev.ID)
-		p.Evidence = append(p.Evidence, EvidenceRef{ID: ev.ID, Outcome: ev.Outcome, URL: l.URL})
+		p.Evidence = append(p.Evidence, EvidenceRef{ID: ev.ID, Outcome: ev.Outcome, URL: x.nodeURL(ev.ID)})
 	}
 	for _, e := range x.edgesOut[n.Title] {
 		p.EdgesOut = append(p.EdgesOut, edge(e))
@@ -87,6 +88,18 @@ func (x *exporter) pattern(i int) Pattern {
 	src := x.source(i)
 	p.Source = &src
 	return p
+}
+
+// nodeURL is the page of a graph node. Evidence names its episode by
+// title, not by the link text the pattern wrote ([[file-name]], another
+// case), so it cannot be resolved through the pattern's links.
+func (x *exporter) nodeURL(id string) string {
+	ns := x.in.Graph.Nodes
+	k := sort.Search(len(ns), func(k int) bool { return ns[k].ID >= id })
+	if k < len(ns) && ns[k].ID == id {
+		return x.url(ns[k].Note)
+	}
+	return ""
 }
 
 func edge(e causal.Edge) Edge {

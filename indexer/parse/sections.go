@@ -65,6 +65,7 @@ func (s *state) body(md gparser.Parser, src []byte, firstLine int) {
 		}
 	}
 	w.flush(len(b.lineStarts))
+	w.closeDecision()
 }
 
 func (w *walker) report(off int, sev note.Severity, rule, format string, args ...any) {
