@@ -71,10 +71,10 @@ func BenchmarkHugoAlone10k(b *testing.B) {
 
 func writeMinimalProject(dir string, c gen.Corpus) error {
 	files := map[string]string{
-		"hugo.toml":            "baseURL = \"/\"\ntitle = \"bench\"\ndisableKinds = [\"taxonomy\", \"term\"]\n",
-		"layouts/home.html":    "<h1>{{ .Title }}</h1>{{ range .Sections }}<a href=\"{{ .RelPermalink }}\">{{ .Title }}</a>{{ end }}\n",
-		"layouts/section.html": "<h1>{{ .Title }}</h1><ul>{{ range .Pages }}<li><a href=\"{{ .RelPermalink }}\">{{ .Title }}</a></li>{{ end }}</ul>\n",
-		"layouts/page.html":    "<h1>{{ .Title }}</h1><p>{{ .Date.Format \"2006-01-02\" }}</p>{{ .Content }}\n",
+		"hugo.toml":                  "baseURL = \"/\"\ntitle = \"bench\"\ndisableKinds = [\"taxonomy\", \"term\"]\n",
+		"layouts/home.html":          "<h1>{{ .Title }}</h1>{{ range .Sections }}<a href=\"{{ .RelPermalink }}\">{{ .Title }}</a>{{ end }}\n",
+		"layouts/section.html":       "<h1>{{ .Title }}</h1><ul>{{ range .Pages }}<li><a href=\"{{ .RelPermalink }}\">{{ .Title }}</a></li>{{ end }}</ul>\n",
+		"layouts/page.html":          "<h1>{{ .Title }}</h1><p>{{ .Date.Format \"2006-01-02\" }}</p>{{ .Content }}\n",
 		"content/episodes/_index.md": "---\ntitle: Episodes\n---\n",
 		"content/patterns/_index.md": "---\ntitle: Patterns\n---\n",
 	}

@@ -3,9 +3,10 @@ package site
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
+	"path"
 	"strings"
+
+	"github.com/spf13/afero"
 
 	"github.com/engramhq/engram/indexer/export"
 )
@@ -56,20 +57,20 @@ func pages(s *export.Site, md markdown) []page {
 
 // slug is the last path element of a page URL.
 func slug(url string) string {
-	return filepath.Base(strings.TrimSuffix(url, "/"))
+	return path.Base(strings.TrimSuffix(url, "/"))
 }
 
-func writePages(dir string, ps []page) error {
+func writePages(fsys afero.Fs, dir string, ps []page) error {
 	for _, p := range ps {
-		data, err := json.MarshalIndent(p.fm, "", "  ")
+		data, err := json.Marshal(p.fm)
 		if err != nil {
 			return fmt.Errorf("write page %s: %w", p.path, err)
 		}
-		full := filepath.Join(dir, "content", filepath.FromSlash(p.path))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		full := path.Join(dir, "content", p.path)
+		if err := fsys.MkdirAll(path.Dir(full), 0o755); err != nil {
 			return fmt.Errorf("write page %s: %w", p.path, err)
 		}
-		if err := os.WriteFile(full, append(data, '\n'), 0o644); err != nil {
+		if err := afero.WriteFile(fsys, full, append(data, '\n'), 0o644); err != nil {
 			return fmt.Errorf("write page %s: %w", p.path, err)
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/gohugoio/hugo/deps"
 	"github.com/gohugoio/hugo/hugofs"
 	"github.com/gohugoio/hugo/hugolib"
+	"github.com/spf13/afero"
 	"github.com/spf13/fsync"
 )
 
@@ -59,6 +60,13 @@ func renderHugo(ctx context.Context, workDir, publishDir string) error {
 
 // renderHugoLog is renderHugo writing Hugo's warnings and errors to log.
 func renderHugoLog(ctx context.Context, workDir, publishDir string, log io.Writer) error {
+	return renderHugoFs(ctx, hugofs.Os, workDir, publishDir, log)
+}
+
+// renderHugoFs is renderHugoLog with the sources in src, which may be an
+// in-memory file system: engram's generated content then never touches
+// the disk, and only publishDir is written.
+func renderHugoFs(ctx context.Context, src afero.Fs, workDir, publishDir string, log io.Writer) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("render site: %w", err)
 	}
@@ -74,7 +82,7 @@ func renderHugoLog(ctx context.Context, workDir, publishDir string, log io.Write
 		log = io.Discard
 	}
 	errs := &errorLog{}
-	if err := buildHugo(ctx, workDir, publishDir, io.MultiWriter(errs, log)); err != nil {
+	if err := buildHugo(ctx, src, workDir, publishDir, io.MultiWriter(errs, log)); err != nil {
 		return fmt.Errorf("render site: %w", errs.annotate(err))
 	}
 	return nil
@@ -83,7 +91,7 @@ func renderHugoLog(ctx context.Context, workDir, publishDir string, log io.Write
 // buildHugo drives hugolib the way Hugo's own integration-test builder
 // does (hugolib/integrationtest_builder.go) rather than through
 // commands.Execute, which parses os.Args and sets process-wide state.
-func buildHugo(ctx context.Context, workDir, publishDir string, log io.Writer) (err error) {
+func buildHugo(ctx context.Context, src afero.Fs, workDir, publishDir string, log io.Writer) (err error) {
 	hugoMu.Lock()
 	defer hugoMu.Unlock()
 	logger := newHugoLogger(log)
@@ -93,7 +101,7 @@ func buildHugo(ctx context.Context, workDir, publishDir string, log io.Writer) (
 	defer loggers.SetGlobalLogger(loggers.Log())
 	loggers.SetGlobalLogger(logger)
 
-	sites, err := newHugoSites(hugoFlags(workDir, publishDir), logger, log)
+	sites, err := newHugoSites(src, hugoFlags(workDir, publishDir), logger, log)
 	if err != nil {
 		return err
 	}
@@ -113,9 +121,9 @@ func buildHugo(ctx context.Context, workDir, publishDir string, log io.Writer) (
 }
 
 // newHugoSites loads the configuration and sets up the sites to build.
-func newHugoSites(flags config.Provider, logger loggers.Logger, log io.Writer) (*hugolib.HugoSites, error) {
+func newHugoSites(src afero.Fs, flags config.Provider, logger loggers.Logger, log io.Writer) (*hugolib.HugoSites, error) {
 	configs, err := allconfig.LoadConfig(allconfig.ConfigSourceDescriptor{
-		Fs:          hugofs.Os,
+		Fs:          src,
 		Logger:      logger,
 		Flags:       flags,
 		ConfigDir:   "config",
@@ -127,7 +135,7 @@ func newHugoSites(flags config.Provider, logger loggers.Logger, log io.Writer) (
 	}
 	return hugolib.NewHugoSites(deps.DepsCfg{
 		Configs:  configs,
-		Fs:       hugofs.NewFromSourceAndDestination(hugofs.Os, hugofs.Os, flags),
+		Fs:       hugofs.NewFromSourceAndDestination(src, hugofs.Os, flags),
 		LogLevel: logger.Level(),
 		StdOut:   log,
 		StdErr:   log,

@@ -9,9 +9,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
 	"strings"
+
+	"github.com/spf13/afero"
 
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/templates"
@@ -22,35 +23,35 @@ type Options struct {
 	Log io.Writer
 }
 
+// workDir is where the generated Hugo project lives in its in-memory file
+// system; nothing is written there on disk.
+const workDir = "/engram"
+
 // Render writes the site for s into publishDir, which must be empty or
-// absent. The Hugo project is generated in a temporary workspace that is
-// removed afterwards.
+// absent. The Hugo project (configuration, templates, generated content)
+// is built in memory: only publishDir is written.
 func Render(ctx context.Context, s *export.Site, publishDir string, opt Options) error {
-	work, err := os.MkdirTemp("", "engram-site-")
-	if err != nil {
-		return fmt.Errorf("render site: %w", err)
-	}
-	defer os.RemoveAll(work)
-	if err := writeProject(work, s); err != nil {
+	src := afero.NewMemMapFs()
+	if err := writeProject(src, workDir, s); err != nil {
 		return fmt.Errorf("render site: %w", err)
 	}
 	log := opt.Log
 	if log == nil {
 		log = io.Discard
 	}
-	return renderHugoLog(ctx, work, publishDir, log)
+	return renderHugoFs(ctx, src, workDir, publishDir, log)
 }
 
 // writeProject writes the Hugo configuration, the embedded templates and
 // the generated content into dir.
-func writeProject(dir string, s *export.Site) error {
-	if err := os.WriteFile(filepath.Join(dir, "hugo.toml"), []byte(hugoConfig(s)), 0o644); err != nil {
+func writeProject(fsys afero.Fs, dir string, s *export.Site) error {
+	if err := afero.WriteFile(fsys, path.Join(dir, "hugo.toml"), []byte(hugoConfig(s)), 0o644); err != nil {
 		return err
 	}
-	if err := copyFS(templates.FS, dir); err != nil {
+	if err := copyFS(templates.FS, fsys, dir); err != nil {
 		return err
 	}
-	return writePages(dir, pages(s, newMarkdown()))
+	return writePages(fsys, dir, pages(s, newMarkdown()))
 }
 
 // hugoConfig is the Hugo configuration. Hugo sees nothing of engram.toml but
@@ -75,19 +76,19 @@ getenv = []
 }
 
 // copyFS copies the embedded layouts/ and static/ trees into dir.
-func copyFS(src fs.FS, dir string) error {
+func copyFS(src fs.FS, dst afero.Fs, dir string) error {
 	return fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == "." || strings.HasSuffix(p, ".go") {
 			return err
 		}
-		target := filepath.Join(dir, filepath.FromSlash(p))
+		target := path.Join(dir, p)
 		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
+			return dst.MkdirAll(target, 0o755)
 		}
 		data, err := fs.ReadFile(src, p)
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(target, data, 0o644)
+		return afero.WriteFile(dst, target, data, 0o644)
 	})
 }

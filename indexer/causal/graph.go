@@ -149,8 +149,15 @@ func (b *builder) stats() {
 			continue
 		}
 		var refs []EvidenceRef
+		seen := map[string]bool{}
 		for _, ev := range n.Pattern.Evidence {
-			if ref, ok := b.evidence(n, ev); ok {
+			ref, ok := b.evidence(n, ev)
+			if ok && seen[ref.ID] {
+				b.report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-duplicate", "%s is already evidence for this pattern; counted once", ref.ID)
+				continue
+			}
+			if ok {
+				seen[ref.ID] = true
 				refs = append(refs, ref)
 			}
 		}
