@@ -176,7 +176,7 @@ func TestEvidenceEdges(t *testing.T) {
 	_, res := build(t, edgeRepo(src))
 	want := []string{
 		"EP-f1 -evidence_for-> PATTERN-p w=0.5000 n=1",
-		"EP-s1 -evidence_for-> PATTERN-p w=0.5000 n=2",
+		"EP-s1 -evidence_for-> PATTERN-p w=0.5000 n=1",
 		"PATTERN-p -causes-> PATTERN-target w=0.7000 n=1",
 	}
 	if got := edgeStrings(res.Edges); !slices.Equal(got, want) {
