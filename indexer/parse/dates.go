@@ -27,7 +27,12 @@ func ParseTime(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	for _, layout := range timeLayouts {
 		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC(), nil
+			// A zone can move year 0000 or 9999 out of the four-digit
+			// years that JSON and Hugo read back.
+			if t = t.UTC(); t.Year() < 1 || t.Year() > 9999 {
+				return time.Time{}, fmt.Errorf("parse time %q: year %d is outside 1..9999", s, t.Year())
+			}
+			return t, nil
 		}
 	}
 	return time.Time{}, fmt.Errorf("parse time %q: not an RFC 3339 or ISO 8601 date", s)

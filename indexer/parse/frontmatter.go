@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -118,7 +119,9 @@ func decodeYAML(blk fmBlock) (frontMatter, []fmError) {
 		return fm, []fmError{{line: blk.firstRow - 1 + root.Line, col: root.Column, msg: "front matter must be a mapping of keys to values, not a " + nodeKindName(root), rule: "frontmatter-shape"}}
 	}
 	d := yamlDecoder{base: blk.firstRow - 1}
-	fm.values, fm.lines = d.mapping(root, 1)
+	// The root mapping is depth 0, as in decodeTOML and flowDepth: a
+	// top-level "key: value" is one level deep.
+	fm.values, fm.lines = d.mapping(root, 0)
 	return fm, d.errs
 }
 
@@ -160,10 +163,19 @@ func yamlError(err error, firstRow int) fmError {
 }
 
 // isParserError tells yaml.v3's parser errors (parserc.go), whose line is
-// 0-based, from its scanner errors, whose line is 1-based.
+// 0-based, from its scanner errors, whose line is 1-based. The problems are
+// listed in full: scanner errors also start "did not find expected" (e.g.
+// "did not find expected comment or line break").
 func isParserError(msg string) bool {
-	for _, p := range []string{"did not find expected", "found undefined tag handle", "found duplicate", "found incompatible YAML document"} {
-		if strings.Contains(msg, p) {
+	for _, p := range []string{
+		"did not find expected key", "did not find expected node content",
+		"did not find expected ',' or ']'", "did not find expected ',' or '}'",
+		"did not find expected '-' indicator", "did not find expected <document start>",
+		"did not find expected <stream-start>", "found undefined tag handle",
+		"found duplicate %YAML directive", "found duplicate %TAG directive",
+		"found incompatible YAML document",
+	} {
+		if strings.HasSuffix(msg, p) {
 			return true
 		}
 	}
@@ -237,7 +249,8 @@ func scalar(n *yaml.Node) any {
 			return i
 		}
 	case "!!float":
-		if f, err := strconv.ParseFloat(n.Value, 64); err == nil {
+		// NaN and infinities stay text: JSON cannot hold them.
+		if f, err := strconv.ParseFloat(n.Value, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
 			return f
 		}
 	}
@@ -338,6 +351,10 @@ func normalizeTOML(v any, depth int, cut *bool) any {
 			out[i] = normalizeTOML(e, depth+1, cut)
 		}
 		return out
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return strconv.FormatFloat(x, 'g', -1, 64) // JSON cannot hold them
+		}
 	default:
 		if t, ok := tomlLocal(v); ok {
 			return t.Format(time.RFC3339Nano)

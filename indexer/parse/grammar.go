@@ -13,9 +13,10 @@ var (
 	codeSpanRE = regexp.MustCompile("(`+)[^`]*?(`+)")
 	checkboxRE = regexp.MustCompile(`^\[[ xX]\](\s|$)`)
 	// observationRE: "[category] content"; the category has no []() and a
-	// markdown link "[text](url)" is not an observation.
+	// markdown link "[text](url)" is not an observation. A relation type
+	// holds no backtick (\x60): "- `uses [[X]]`" is code, not a relation.
 	observationRE = regexp.MustCompile(`^\[([^\[\]()]+)\](?:\s+(.*))?$`)
-	relationRE    = regexp.MustCompile(`^("[^"]+"|[^\s\[\]"#]+)\s+\[\[([^\[\]\n]+)\]\](.*)$`)
+	relationRE    = regexp.MustCompile(`^("[^"]+"|[^\s\[\]"#\x60]+)\s+\[\[([^\[\]\n]+)\]\](.*)$`)
 	contextRE     = regexp.MustCompile(`\(([^()]*)\)\s*$`)
 	tagRE         = regexp.MustCompile(`(?:^|\s)#([\p{L}\p{N}_/-]+)`)
 	evidenceRE    = regexp.MustCompile(`^\[\[([^\[\]\n]+)\]\]\s*(?:[-–—:,]\s*)?(\S*)(.*)$`)

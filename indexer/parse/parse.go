@@ -92,11 +92,16 @@ func (s *state) report(line, col int, sev note.Severity, rule, format string, ar
 }
 
 // clean drops a BOM, turns CRLF into LF (line numbers stay right) and
-// replaces invalid UTF-8, reporting where it was.
+// replaces invalid UTF-8, reporting where it was. A lone CR becomes LF too:
+// YAML and CommonMark end a line there, so counting only LF would put
+// front matter and body diagnostics on different lines.
 func (s *state) clean(src []byte) []byte {
 	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
 	if bytes.Contains(src, []byte("\r\n")) {
 		src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	}
+	if bytes.IndexByte(src, '\r') >= 0 {
+		src = bytes.ReplaceAll(src, []byte("\r"), []byte("\n"))
 	}
 	if !utf8.Valid(src) {
 		line, col := position(src, firstInvalid(src))
@@ -117,11 +122,12 @@ func firstInvalid(b []byte) int {
 	return len(b)
 }
 
-// position returns the 1-based line and column of byte offset off.
+// position returns the 1-based line and column of byte offset off. A lone
+// CR ends a line, as clean makes it: a NUL byte is found before cleaning.
 func position(src []byte, off int) (line, col int) {
 	before := src[:off]
-	line = bytes.Count(before, []byte("\n")) + 1
-	start := bytes.LastIndexByte(before, '\n') + 1
+	line = bytes.Count(before, []byte("\n")) + bytes.Count(before, []byte("\r")) - bytes.Count(before, []byte("\r\n")) + 1
+	start := bytes.LastIndexAny(before, "\r\n") + 1
 	return line, utf8.RuneCount(before[start:]) + 1
 }
 
