@@ -45,12 +45,36 @@ func (m markdown) Block(src string, resolve Resolver) string {
 }
 
 // Inline renders one line of markdown without the surrounding paragraph.
+// Most lines (observations, events, lessons) are plain text, and skip the
+// markdown parser.
 func (m markdown) Inline(src string, resolve Resolver) string {
+	if plain(src) {
+		// As goldmark escapes text: plain lines hold no &, < or >.
+		return strings.ReplaceAll(strings.TrimSpace(src), `"`, "&quot;")
+	}
 	out := strings.TrimSpace(m.Block(src, resolve))
 	if strings.HasPrefix(out, "<p>") && strings.HasSuffix(out, "</p>") && strings.Count(out, "<p>") == 1 {
 		return out[3 : len(out)-4]
 	}
 	return out
+}
+
+// plain reports whether a line has nothing markdown would change: no
+// markup characters, no autolink, no line break, no leading block marker
+// (#, >, -, +, digits followed by . or ), indented code).
+func plain(s string) bool {
+	if s == "" || strings.ContainsAny(s, "*_`[]<>&\\!~|\n\r") || strings.Contains(s, "://") || strings.Contains(s, "@") {
+		return false
+	}
+	t := strings.TrimLeft(s, " ")
+	if len(s)-len(t) >= 4 {
+		return false
+	}
+	switch t[0] {
+	case '#', '>', '-', '+', '=', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return false
+	}
+	return true
 }
 
 var resolverKey = parser.NewContextKey()
