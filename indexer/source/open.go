@@ -1,0 +1,205 @@
+package source
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/engramhq/engram/indexer/note"
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+)
+
+// Open reads the memory repository at dir: the root of a git repository, a
+// directory inside one (only the history of paths under it is used, with
+// the prefix stripped), or a plain directory (Kind "dir", no history).
+//
+// Files come from the working tree on disk, not from HEAD, so uncommitted
+// notes are published too (with no history). History comes from one walk
+// of every commit reachable from HEAD; see [History] for what it means.
+// Problems with the input are diagnostics; the error is for a dir that
+// cannot be read at all or a repository that cannot be.
+func Open(dir string) (*Repo, []note.Diagnostic, error) {
+	root, err := resolveDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := walkTree(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	repo := &Repo{FS: os.DirFS(root), Kind: "dir", Files: t.files}
+	diags := t.diags
+	r, prefix, err := openGit(root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open repository %s: %w", dir, err)
+	}
+	if r != nil {
+		d, err := readGit(r, prefix, t, repo)
+		if err != nil {
+			return nil, nil, fmt.Errorf("open repository %s: %w", dir, err)
+		}
+		diags = append(diags, d...)
+	}
+	slices.SortFunc(repo.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	note.SortDiagnostics(diags)
+	return repo, diags, nil
+}
+
+// resolveDir returns dir as an absolute path with symlinks resolved, so
+// that it compares with the worktree root go-git finds.
+func resolveDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("open repository %s: %w", dir, err)
+	}
+	root, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("open repository %s: %w", dir, unwrapPath(err))
+	}
+	info, err := os.Stat(root)
+	if err != nil {
+		return "", fmt.Errorf("open repository %s: %w", dir, unwrapPath(err))
+	}
+	if !info.IsDir() {
+		return "", fmt.Errorf("open repository %s: not a directory", dir)
+	}
+	return root, nil
+}
+
+// openGit opens the repository holding root, if any, and returns root's
+// slash path relative to its worktree ("" at the top).
+func openGit(root string) (*git.Repository, string, error) {
+	r, err := git.PlainOpenWithOptions(root, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	wt, err := r.Worktree()
+	if err != nil {
+		return nil, "", err
+	}
+	top, err := filepath.EvalSymlinks(wt.Filesystem.Root())
+	if err != nil {
+		return nil, "", err
+	}
+	rel, err := filepath.Rel(top, root)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil, "", fmt.Errorf("%s is outside the worktree %s", root, top)
+	}
+	if rel == "." {
+		rel = ""
+	}
+	return r, filepath.ToSlash(rel), nil
+}
+
+// readGit fills in repo's history from r. A repository without commits
+// stays Kind "dir".
+func readGit(r *git.Repository, prefix string, t *tree, repo *Repo) ([]note.Diagnostic, error) {
+	ref, err := r.Head()
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return []note.Diagnostic{{Path: ".", Severity: note.Warning, Rule: "source-no-commits",
+			Message: "git repository has no commits yet: files have no history"}}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read HEAD: %w", err)
+	}
+	shallow, err := r.Storer.Shallow()
+	if err != nil {
+		return nil, fmt.Errorf("read shallow file: %w", err)
+	}
+	s, done := readStorer(r, 1)
+	defer done()
+	g, err := collectCommits(s, ref.Hash(), hashSet(shallow))
+	if err != nil {
+		return nil, err
+	}
+	spans, bad, err := walkHistory(r, s, g, prefix, t, workerCount(r, len(g.nodes)))
+	if err != nil {
+		return nil, err
+	}
+	head := g.nodes[len(g.nodes)-1]
+	repo.Kind, repo.Head, repo.RefTime = "git", head.hash.String(), head.when
+	repo.Shallow = len(shallow) > 0 || g.missing > 0
+	fillHistory(repo.Files, spans)
+	diags := historyDiags(len(shallow) > 0, g.missing, bad)
+	return append(diags, gitlinkDiags(s, head, prefix, t.empty)...), nil
+}
+
+// fillHistory copies spans into files, in the order the walk was given.
+func fillHistory(files []File, spans []span) {
+	for i, s := range spans {
+		if s.last == nil {
+			continue
+		}
+		files[i].History = History{
+			Created:       s.first.when,
+			Updated:       s.last.when,
+			CreatedCommit: s.first.hash.String(),
+			UpdatedCommit: s.last.hash.String(),
+			Complete:      !s.incomplete,
+		}
+	}
+}
+
+func historyDiags(shallow bool, missing int, unreadable []*commitNode) []note.Diagnostic {
+	var ds []note.Diagnostic
+	switch {
+	case shallow:
+		ds = append(ds, note.Diagnostic{Path: ".", Severity: note.Info, Rule: "source-shallow",
+			Message: "shallow clone: history before the shallow boundary is missing, so dates of files first seen there fall back to front matter"})
+	case missing > 0:
+		ds = append(ds, note.Diagnostic{Path: ".", Severity: note.Info, Rule: "source-shallow",
+			Message: fmt.Sprintf("history is incomplete (%d parent commits missing): dates of files first seen at the boundary fall back to front matter", missing)})
+	}
+	if len(unreadable) > 0 {
+		ds = append(ds, note.Diagnostic{Path: ".", Severity: note.Warning, Rule: "source-missing-object",
+			Message: fmt.Sprintf("%d commits could not be read (missing objects, first %s): their changes are not in the history", len(unreadable), unreadable[0].hash)})
+	}
+	return ds
+}
+
+// gitlinkDiags reports empty directories that HEAD records as submodules
+// (a submodule that was never checked out). Empty directories are rare, so
+// looking each up in HEAD costs little.
+func gitlinkDiags(s storer.EncodedObjectStorer, head *commitNode, prefix string, empty []string) []note.Diagnostic {
+	if len(empty) == 0 {
+		return nil
+	}
+	root, err := object.GetTree(s, head.tree)
+	if err != nil {
+		return nil // the walk already reported unreadable history
+	}
+	var ds []note.Diagnostic
+	for _, dir := range empty {
+		e, err := root.FindEntry(joinPrefix(prefix, dir))
+		if err == nil && e.Mode == filemode.Submodule {
+			ds = append(ds, note.Diagnostic{Path: dir, Severity: note.Warning, Rule: "source-submodule",
+				Message: "submodule is not entered"})
+		}
+	}
+	return ds
+}
+
+func joinPrefix(prefix, p string) string {
+	if prefix == "" {
+		return p
+	}
+	return prefix + "/" + p
+}
+
+func hashSet(hs []plumbing.Hash) map[plumbing.Hash]bool {
+	m := make(map[plumbing.Hash]bool, len(hs))
+	for _, h := range hs {
+		m[h] = true
+	}
+	return m
+}
