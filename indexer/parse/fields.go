@@ -131,7 +131,10 @@ func toFloat(v any) (float64, bool) {
 	return 0, false
 }
 
-func (f *fields) boolean(key string) bool {
+// boolean reads true/false, also as yes/no or on/off. A value it cannot
+// read is taken as fallback: for `private`, true, so that a typo never
+// publishes a private note.
+func (f *fields) boolean(key string, fallback bool) bool {
 	v, ok := f.get(key)
 	if !ok {
 		return false
@@ -140,12 +143,17 @@ func (f *fields) boolean(key string) bool {
 	case bool:
 		return x
 	case string:
-		if b, err := strconv.ParseBool(strings.TrimSpace(x)); err == nil {
-			return b
+		switch strings.ToLower(strings.TrimSpace(x)) {
+		case "true", "yes", "on", "y", "1":
+			return true
+		case "false", "no", "off", "n", "0":
+			return false
 		}
+	case int64:
+		return x != 0
 	}
-	f.report(key, note.Warning, "frontmatter-type", "%s must be true or false, got %q; taken as false", key, fmt.Sprint(v))
-	return false
+	f.report(key, note.Warning, "frontmatter-type", "%s must be true or false, got %q; taken as %t", key, fmt.Sprint(v), fallback)
+	return fallback
 }
 
 func (f *fields) date(key string) time.Time {

@@ -164,6 +164,9 @@ func (w *walker) item(it item) {
 	text := strings.TrimSpace(it.text)
 	switch w.kind {
 	case secObservations:
+		if checkboxRE.MatchString(text) {
+			return // a task list item, not an observation
+		}
 		if !w.observationOrRelation(it) {
 			w.report(it.off, note.Warning, "observation-syntax", "not an observation: write \"- [category] text #tag (context)\"")
 		}
