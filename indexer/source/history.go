@@ -47,23 +47,24 @@ func (a *commitNode) before(b *commitNode) bool {
 // graph is every commit reachable from HEAD, parents before children.
 type graph struct {
 	nodes []*commitNode
-	// missing counts parents absent from the store that the shallow file
+	// missing holds parents absent from the store that the shallow file
 	// does not list.
-	missing int
+	missing map[plumbing.Hash]bool
 }
 
-// frame is one commit on the explicit stack of collectCommits.
+// frame is one commit on the explicit stack of collectCommits. It keeps
+// the parent hashes, not the commit: the stack is as deep as the history.
 type frame struct {
-	node *commitNode
-	c    *object.Commit
-	next int
+	node    *commitNode
+	parents []plumbing.Hash
+	next    int
 }
 
 // collectCommits walks every commit reachable from head once, depth first
 // with an explicit stack (histories are deep), and returns them in post
 // order. Parents of a shallow commit are never read.
 func collectCommits(s storer.EncodedObjectStorer, head plumbing.Hash, shallow map[plumbing.Hash]bool) (*graph, error) {
-	g := &graph{}
+	g := &graph{missing: map[plumbing.Hash]bool{}}
 	seen := map[plumbing.Hash]*commitNode{}
 	var stack []frame
 	push := func(h plumbing.Hash) error {
@@ -73,7 +74,7 @@ func collectCommits(s storer.EncodedObjectStorer, head plumbing.Hash, shallow ma
 		}
 		n := &commitNode{hash: h, tree: c.TreeHash, when: c.Committer.When.UTC(), boundary: shallow[h]}
 		seen[h] = n
-		stack = append(stack, frame{node: n, c: c})
+		stack = append(stack, frame{node: n, parents: c.ParentHashes})
 		return nil
 	}
 	if err := push(head); err != nil {
@@ -81,7 +82,7 @@ func collectCommits(s storer.EncodedObjectStorer, head plumbing.Hash, shallow ma
 	}
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if top.node.boundary || top.next >= len(top.c.ParentHashes) {
+		if top.node.boundary || top.next >= len(top.parents) {
 			top.node.order = len(g.nodes)
 			g.nodes = append(g.nodes, top.node)
 			stack = stack[:len(stack)-1]
@@ -100,7 +101,7 @@ func collectCommits(s storer.EncodedObjectStorer, head plumbing.Hash, shallow ma
 // pushing it when it is new. A missing parent makes the child a boundary
 // when it is the first parent, and is dropped otherwise.
 func (g *graph) visitParent(s storer.EncodedObjectStorer, top *frame, i int, seen map[plumbing.Hash]*commitNode, push func(plumbing.Hash) error) error {
-	h := top.c.ParentHashes[i]
+	h := top.parents[i]
 	n := top.node
 	if p, ok := seen[h]; ok {
 		n.parents = append(n.parents, p)
@@ -108,7 +109,7 @@ func (g *graph) visitParent(s storer.EncodedObjectStorer, top *frame, i int, see
 	}
 	err := s.HasEncodedObject(h)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		g.missing++
+		g.missing[h] = true
 		if i == 0 {
 			n.boundary = true
 		}
@@ -148,7 +149,6 @@ func (s *span) merge(o span) {
 // of the working tree, the oldest and newest commit that added or changed
 // it. Each worker of walkHistory has its own, with its own object store.
 type histWalk struct {
-	s     storer.EncodedObjectStorer
 	want  map[string]int  // path -> index into spans
 	dirs  map[string]bool // directories that hold a wanted file
 	spans []span

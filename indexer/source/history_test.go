@@ -270,7 +270,7 @@ func FuzzParseTree(f *testing.F) {
 // of workers does not change the result.
 func TestOpenLongHistory(t *testing.T) {
 	dir := t.TempDir()
-	commits := corpus(600, 150)
+	commits := corpus(300, 100)
 	if err := WriteRepo(dir, commits); err != nil {
 		t.Fatal(err)
 	}

@@ -23,8 +23,22 @@ import (
 // Files come from the working tree on disk, not from HEAD, so uncommitted
 // notes are published too (with no history). History comes from one walk
 // of every commit reachable from HEAD; see [History] for what it means.
-// Problems with the input are diagnostics; the error is for a dir that
-// cannot be read at all or a repository that cannot be.
+// Problems with the input are diagnostics, sorted, by rule:
+//
+//   - source-symlink (warning): a symlink, never followed nor listed;
+//   - source-submodule (warning): a directory holding .git, or an empty
+//     directory HEAD records as a gitlink; never entered;
+//   - source-special, source-unreadable (warning): a file that is not
+//     regular, a directory that cannot be read;
+//   - source-no-commits (warning, path "."): a repository without commits,
+//     read as a plain directory;
+//   - source-shallow (info, path "."): a shallow clone, or missing parent
+//     commits; files first seen at the boundary have Complete false;
+//   - source-missing-object (warning, path "."): commits whose trees could
+//     not be read.
+//
+// The error is for a dir that cannot be read at all (it wraps
+// fs.ErrNotExist when dir does not exist) or a repository that cannot be.
 func Open(dir string) (*Repo, []note.Diagnostic, error) {
 	root, err := resolveDir(dir)
 	if err != nil {
@@ -32,7 +46,7 @@ func Open(dir string) (*Repo, []note.Diagnostic, error) {
 	}
 	t, err := walkTree(root)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("open repository %s: %w", dir, err)
 	}
 	repo := &Repo{FS: os.DirFS(root), Kind: "dir", Files: t.files}
 	diags := t.diags
@@ -128,9 +142,9 @@ func readGit(r *git.Repository, prefix string, t *tree, repo *Repo) ([]note.Diag
 	}
 	head := g.nodes[len(g.nodes)-1]
 	repo.Kind, repo.Head, repo.RefTime = "git", head.hash.String(), head.when
-	repo.Shallow = len(shallow) > 0 || g.missing > 0
+	repo.Shallow = len(shallow) > 0 || len(g.missing) > 0
 	fillHistory(repo.Files, spans)
-	diags := historyDiags(len(shallow) > 0, g.missing, bad)
+	diags := historyDiags(len(shallow) > 0, len(g.missing), bad)
 	return append(diags, gitlinkDiags(s, head, prefix, t.empty)...), nil
 }
 

@@ -20,9 +20,9 @@ import (
 // binary's upload-pack (and its built-in server refuses shallow requests),
 // so the clone would depend on the machine. Instead the shallow state is
 // crafted: the commits within depth of HEAD and their trees and blobs are
-// copied, the commits at the depth limit are written to .git/shallow, and
-// the working tree is checked out. Older objects are simply absent, as in
-// a real shallow clone.
+// copied (as one pack), the commits at the depth limit are written to
+// .git/shallow, and the working tree is checked out. Older objects are
+// simply absent, as in a real shallow clone.
 func ShallowClone(src, dst string, depth int) error {
 	if depth < 1 {
 		return fmt.Errorf("shallow clone %s: depth %d is less than 1", src, depth)
@@ -54,7 +54,11 @@ func shallowClone(src, dst string, depth int) error {
 	if err != nil {
 		return err
 	}
-	if err := copyCommits(from.Storer, to.Storer, keep); err != nil {
+	ov := newOverlay(to.Storer)
+	if err := copyCommits(from.Storer, ov, keep); err != nil {
+		return err
+	}
+	if err := ov.flush(); err != nil {
 		return err
 	}
 	if err := to.Storer.SetReference(plumbing.NewHashReference(branch, head.Hash())); err != nil {

@@ -140,3 +140,30 @@ func TestOpenGitShallowClone(t *testing.T) {
 		"dir/d.md": {3, 3, 3, 3, true}, "new.md": {3, 3, 3, 3, true},
 	})
 }
+
+// TestOpenLinkedWorktree checks a worktree made by git worktree add, whose
+// .git is a file pointing into the main repository.
+func TestOpenLinkedWorktree(t *testing.T) {
+	gitBin, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	src := t.TempDir()
+	if err := WriteRepo(src, threeCommits()); err != nil {
+		t.Fatal(err)
+	}
+	hashes := commitHashes(t, src)
+	wt := filepath.Join(t.TempDir(), "wt")
+	cmd := exec.Command(gitBin, "-C", src, "worktree", "add", "--quiet", "--detach", wt, hashes[1])
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git worktree add: %v\n%s", err, out)
+	}
+	repo, diags := mustOpen(t, wt)
+	if len(diags) != 0 || repo.Head != hashes[1] {
+		t.Errorf("head %s, diags %v", repo.Head, diags)
+	}
+	checkHistory(t, repo, hashes, map[string]wantSpan{
+		"a.md": {1, 2, 1, 2, true}, "dir/c.md": {1, 1, 1, 1, true}, "old.md": {1, 1, 1, 1, true},
+	})
+}

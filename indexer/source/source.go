@@ -1,7 +1,12 @@
 // Package source is engram's first stage: it turns a memory repository (a
-// git repository, or a plain directory) into a file system plus the history
-// of every file, found in one walk of the commit graph. It is the only
-// package that imports go-git; later stages never see go-git types.
+// git repository, a directory inside one, or a plain directory) into a file
+// system plus the history of every file, found in one walk of the commit
+// graph ([Open]). It is the only package that imports go-git; later stages
+// never see go-git types.
+//
+// It also writes repositories ([WriteRepo]) for test fixtures, the corpus
+// generator and the commands that change a memory repository, and has two
+// helpers for other packages' tests: [WriteTxtarRepo] and [ShallowClone].
 package source
 
 import (
@@ -37,14 +42,24 @@ type File struct {
 	History History
 }
 
-// History is the first and last commit that touched a file.
+// History is the first and last commit that added or changed a file.
+//
+// Every commit reachable from HEAD counts, once: each is diffed against its
+// parent (a root commit against the empty tree), and a merge counts only
+// for the paths that differ from all of its parents, so a change made on a
+// side branch is dated by the side branch's commit. Deleting a file does
+// not count: a renamed file starts a new history (there is no rename
+// detection), and a path deleted and added again keeps its first Created.
+// Commits are ordered by committer time, ties broken ancestors first.
+// Times are UTC.
 type History struct {
 	Created       time.Time
 	Updated       time.Time
 	CreatedCommit string
 	UpdatedCommit string
-	// Complete is false when the first commit found is a shallow boundary,
-	// so Created may be later than the file's real creation.
+	// Complete is false when the file was seen at a shallow boundary (or
+	// below a commit that could not be read), so Created may be later than
+	// the file's real creation.
 	Complete bool
 }
 

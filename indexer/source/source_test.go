@@ -389,3 +389,22 @@ func TestOpenDeterministic(t *testing.T) {
 		t.Errorf("files = %v", got)
 	}
 }
+
+func TestOpenRelativePath(t *testing.T) {
+	parent := t.TempDir()
+	if err := WriteRepo(filepath.Join(parent, "repo"), threeCommits()); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(parent)
+	for _, dir := range []string{"repo", "repo/dir", "./repo/../repo/dir"} {
+		t.Run(dir, func(t *testing.T) {
+			repo, _ := mustOpen(t, dir)
+			if repo.Kind != "git" || len(repo.Files) == 0 || !repo.Files[0].History.Known() {
+				t.Errorf("repo = %+v", repo)
+			}
+			if _, err := fs.Stat(repo.FS, repo.Files[0].Path); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}

@@ -2,8 +2,6 @@ package source
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -39,15 +37,9 @@ func WriteTxtarRepo(dir string, archive []byte) error {
 	if err := WriteRepo(dir, commits); err != nil {
 		return err
 	}
+	w := &worktree{root: dir, dirs: map[string]bool{".": true}}
 	for _, f := range untracked {
-		if err := checkPath(f.Name); err != nil {
-			return fmt.Errorf("write repository %s: %w", dir, err)
-		}
-		full := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return fmt.Errorf("write repository %s: %w", dir, err)
-		}
-		if err := os.WriteFile(full, f.Data, 0o644); err != nil {
+		if err := w.write(f.Name, f.Data); err != nil {
 			return fmt.Errorf("write repository %s: %w", dir, err)
 		}
 	}
@@ -91,6 +83,9 @@ func txtarCommits(a *txtar.Archive) ([]Commit, []txtar.File, error) {
 		case strings.HasPrefix(name, "@"):
 			return nil, nil, fmt.Errorf("unknown directive %q", name)
 		case cur == nil:
+			if err := checkPath(name); err != nil {
+				return nil, nil, err
+			}
 			untracked = append(untracked, txtar.File{Name: name, Data: f.Data})
 		default:
 			// An empty file has nil Data, which WriteRepo reads as a deletion.

@@ -30,7 +30,7 @@ func walkTree(root string) (*tree, error) {
 	t := &tree{want: map[string]int{}, dirs: map[string]bool{"": true}}
 	entries, err := os.ReadDir(root)
 	if err != nil {
-		return nil, fmt.Errorf("open repository %s: %w", root, err)
+		return nil, unwrapPath(err)
 	}
 	t.walkEntries(root, "", entries)
 	return t, nil

@@ -89,7 +89,7 @@ func walkChunk(r *git.Repository, nodes []*commitNode, t *tree, workers int) (*h
 	s, done := readStorer(r, workers)
 	defer done()
 	w := &histWalk{
-		s: s, want: t.want, dirs: t.dirs,
+		want: t.want, dirs: t.dirs,
 		spans: make([]span, len(t.files)), trees: newTreeCache(s, treeCacheEntries/workers),
 	}
 	return w, w.run(nodes)
