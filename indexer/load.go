@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -48,6 +49,7 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		}
 	}
 
+	repo.Files = withoutOutput(repo.Files, opt)
 	clock.start("parse")
 	notes, files, pdiags, err := parseAll(ctx, repo, cfg)
 	if err != nil {
@@ -214,4 +216,29 @@ func sectionOf(n *note.Note) string {
 		return "patterns"
 	}
 	return "notes"
+}
+
+// withoutOutput drops engram's own output (and the directories a build
+// writes beside it) when the output directory lies inside the repository,
+// as public/ does when a memory repository builds itself.
+func withoutOutput(files []source.File, opt Options) []source.File {
+	repo, err1 := filepath.Abs(opt.Repo)
+	out, err2 := filepath.Abs(opt.Out)
+	if err1 != nil || err2 != nil {
+		return files
+	}
+	rel, err := filepath.Rel(repo, out)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return files
+	}
+	rel = filepath.ToSlash(rel)
+	dir, base := path.Split(rel)
+	kept := files[:0:0]
+	for _, f := range files {
+		if strings.HasPrefix(f.Path, rel+"/") || strings.HasPrefix(f.Path, dir+"."+base+".engram-") {
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept
 }

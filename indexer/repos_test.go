@@ -108,3 +108,16 @@ func writeFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestBuildOutputInsideRepository builds a repository into a folder of its
+// own, twice: the second build must not read the first one's output.
+func TestBuildOutputInsideRepository(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "episodes", "e.md"), goodEpisode)
+	out := filepath.Join(dir, "public")
+	first := build(t, dir, out)
+	second := build(t, dir, out)
+	if len(second.Diagnostics) != len(first.Diagnostics) {
+		t.Errorf("the second build read the first one's output: %d diagnostics, then %d", len(first.Diagnostics), len(second.Diagnostics))
+	}
+}
