@@ -199,23 +199,13 @@ func checkUnique(notes []note.Note, meta []export.Meta) error {
 			return fmt.Errorf("%w: %s and %s have the same title %q (titles must be unique, ignoring case)", ErrRefused, notes[j].Path, n.Path, n.Title)
 		}
 		titles[k] = i
-		s := sectionOf(&n) + "/" + meta[i].Slug
+		s := export.Folder(&n) + "/" + meta[i].Slug
 		if j, dup := slugs[s]; dup {
 			return fmt.Errorf("%w: %s and %s would be published at the same path %s; rename one title", ErrRefused, notes[j].Path, n.Path, s)
 		}
 		slugs[s] = i
 	}
 	return nil
-}
-
-func sectionOf(n *note.Note) string {
-	switch n.Kind {
-	case note.KindEpisode:
-		return "episodes"
-	case note.KindPattern:
-		return "patterns"
-	}
-	return "notes"
 }
 
 // withoutOutput drops engram's own output (and the directories a build

@@ -109,15 +109,15 @@ func newExporter(in Input) *exporter {
 }
 
 func (x *exporter) url(i int) string {
-	return x.in.BaseURL + section(&x.in.Notes[i]) + "/" + x.in.Meta[i].Slug + "/"
+	return x.in.BaseURL + Folder(&x.in.Notes[i]) + "/" + x.in.Meta[i].Slug + "/"
 }
 
 func (x *exporter) jsonURL(i int) string {
-	return x.in.BaseURL + "api/v1/" + section(&x.in.Notes[i]) + "/" + x.in.Meta[i].Slug + ".json"
+	return x.in.BaseURL + "api/v1/" + Folder(&x.in.Notes[i]) + "/" + x.in.Meta[i].Slug + ".json"
 }
 
-// section is the folder of a note's page and JSON file.
-func section(n *note.Note) string {
+// Folder is the folder of a note's page and JSON file.
+func Folder(n *note.Note) string {
 	switch {
 	case n.Episode != nil:
 		return "episodes"
