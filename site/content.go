@@ -34,22 +34,31 @@ func pages(s *export.Site, md markdown) []page {
 		{path: "patterns/_index.md", fm: frontMatter{Title: "Patterns", Params: map[string]any{"kind": "patterns"}}},
 		{path: "notes/_index.md", fm: frontMatter{Title: "Notes", Params: map[string]any{"kind": "notes"}}},
 	}
+	// Each page carries its document, less what the templates take from
+	// the rendered HTML instead (prose, resolved links, extra keys): Hugo
+	// decodes every byte of front matter.
 	for _, e := range s.Episodes {
+		h := episodeHTML(e, md)
+		e.Links, e.Sections, e.Extra = nil, nil, nil
 		ps = append(ps, page{path: "episodes/" + slug(e.URL) + ".md", fm: frontMatter{
 			Title: e.Title, Date: e.Created, Lastmod: e.Updated,
-			Params: map[string]any{"kind": "episode", "doc": e, "html": episodeHTML(e, md)},
+			Params: map[string]any{"kind": "episode", "doc": e, "html": h},
 		}})
 	}
 	for _, p := range s.Patterns {
+		h := patternHTML(p, md)
+		p.Links, p.Sections = nil, nil
 		ps = append(ps, page{path: "patterns/" + slug(p.URL) + ".md", fm: frontMatter{
 			Title: p.Title, Date: p.Source.Created, Lastmod: p.Source.Updated,
-			Params: map[string]any{"kind": "pattern", "doc": p, "html": patternHTML(p, md)},
+			Params: map[string]any{"kind": "pattern", "doc": p, "html": h},
 		}})
 	}
 	for _, n := range s.Notes {
+		h := noteHTML(n, md)
+		n.Links, n.Sections = nil, nil
 		ps = append(ps, page{path: "notes/" + slug(n.URL) + ".md", fm: frontMatter{
 			Title: n.Title, Date: n.Source.Created, Lastmod: n.Source.Updated,
-			Params: map[string]any{"kind": "note", "doc": n, "html": noteHTML(n, md)},
+			Params: map[string]any{"kind": "note", "doc": n, "html": h},
 		}})
 	}
 	return ps

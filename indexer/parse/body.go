@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"sort"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -67,26 +68,39 @@ func (b *body) lineText(i int) string {
 }
 
 // item is the raw text of a list item's first block with its position.
+// The block's source lines are joined by single spaces.
 type item struct {
 	text string
 	off  int // byte offset of text[0] in the body
-	// offs maps each byte of text to its offset in the body, because the
-	// item may span several source lines joined by spaces.
-	offs []int
+	// lines maps the start of each joined line in text to its offset in
+	// the body.
+	lines []span
 }
 
+type span struct{ text, body int }
+
+// offset maps byte i of the item's text to its offset in the body.
 func (it item) offset(i int) int {
-	if i < len(it.offs) {
-		return it.offs[i]
+	if len(it.lines) == 0 {
+		return it.off
 	}
-	return it.off
+	k := sort.Search(len(it.lines), func(k int) bool { return it.lines[k].text > i }) - 1
+	if k < 0 {
+		k = 0
+	}
+	return it.lines[k].body + i - it.lines[k].text
 }
 
 // blockText joins a block's source lines with single spaces.
 func blockText(n ast.Node, src []byte) item {
 	lines := n.Lines()
+	if lines.Len() == 1 {
+		seg := lines.At(0)
+		raw := bytes.TrimRight(seg.Value(src), "\r\n")
+		return item{text: string(raw), off: seg.Start, lines: []span{{0, seg.Start}}}
+	}
 	var sb strings.Builder
-	var offs []int
+	it := item{lines: make([]span, 0, lines.Len())}
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
 		raw, start := seg.Value(src), seg.Start
@@ -95,17 +109,13 @@ func blockText(n ast.Node, src []byte) item {
 			start += len(raw) - len(trimmed)
 			raw = trimmed
 			sb.WriteByte(' ')
-			offs = append(offs, start)
 		}
-		raw = bytes.TrimRight(raw, "\r\n")
-		for j := range raw {
-			offs = append(offs, start+j)
-		}
-		sb.Write(raw)
+		it.lines = append(it.lines, span{text: sb.Len(), body: start})
+		sb.Write(bytes.TrimRight(raw, "\r\n"))
 	}
-	it := item{text: sb.String(), offs: offs}
-	if len(offs) > 0 {
-		it.off = offs[0]
+	it.text = sb.String()
+	if len(it.lines) > 0 {
+		it.off = it.lines[0].body
 	}
 	return it
 }
