@@ -80,12 +80,14 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	if err := refuseShrink(opt, docs, r); err != nil {
 		return r, err
 	}
-	clock.start("site+write")
+	clock.start("site")
 	err = publish(opt.Out, func(dir string) error {
-		if err := site.Render(ctx, docs, dir, site.Options{Log: opt.Log}); err != nil {
-			return err
-		}
-		return writeFiles(dir, files)
+		// The JSON files and the pages go to different folders: write
+		// them at the same time, as both mostly wait on the file system.
+		written := make(chan error, 1)
+		go func() { written <- writeFiles(dir, files) }()
+		err := site.Render(ctx, docs, dir, site.Options{Log: opt.Log})
+		return errors.Join(err, <-written)
 	})
 	clock.stop()
 	return r, err
