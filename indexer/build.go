@@ -73,19 +73,15 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	for k, v := range docs.Manifest.Counts {
 		r.Counts[k] = v
 	}
-	files, err := docs.Files()
-	if err != nil {
-		return r, err
-	}
 	if err := refuseShrink(opt, docs, r); err != nil {
 		return r, err
 	}
-	clock.start("site")
+	clock.start("site+api")
 	err = publish(opt.Out, func(dir string) error {
-		// The JSON files and the pages go to different folders: write
-		// them at the same time, as both mostly wait on the file system.
+		// The JSON API and the pages only read the documents and go to
+		// different folders: make them at the same time.
 		written := make(chan error, 1)
-		go func() { written <- writeFiles(dir, files) }()
+		go func() { written <- writeAPI(dir, docs) }()
 		err := site.Render(ctx, docs, dir, site.Options{Log: opt.Log})
 		return errors.Join(err, <-written)
 	})
