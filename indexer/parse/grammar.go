@@ -17,6 +17,7 @@ var (
 	// holds no backtick (\x60): "- `uses [[X]]`" is code, not a relation.
 	observationRE = regexp.MustCompile(`^\[([^\[\]()]+)\](?:\s+(.*))?$`)
 	relationRE    = regexp.MustCompile(`^("[^"]+"|[^\s\[\]"#\x60]+)\s+\[\[([^\[\]\n]+)\]\](.*)$`)
+	bareLinkRE    = regexp.MustCompile(`^\[\[([^\[\]\n]+)\]\](\s*(?:\([^()]*\))?\s*)$`)
 	contextRE     = regexp.MustCompile(`\(([^()]*)\)\s*$`)
 	tagRE         = regexp.MustCompile(`(?:^|\s)#([\p{L}\p{N}_/-]+)`)
 	evidenceRE    = regexp.MustCompile(`^\[\[([^\[\]\n]+)\]\]\s*(?:[-–—:,]\s*)?(\S*)(.*)$`)
@@ -81,7 +82,12 @@ func observation(s string) (note.Observation, bool) {
 func relation(s string) (note.Relation, bool) {
 	m := relationRE.FindStringSubmatch(s)
 	if m == nil {
-		return note.Relation{}, false
+		// basic-memory: a bare [[wiki link]] item relates_to its target.
+		if b := bareLinkRE.FindStringSubmatch(s); b != nil {
+			m = []string{b[0], "relates_to", b[1], b[2]}
+		} else {
+			return note.Relation{}, false
+		}
 	}
 	r := note.Relation{Type: strings.Trim(m[1], `"`), Target: splitLink(m[2]).Target}
 	if c := contextRE.FindStringSubmatch(m[3]); c != nil {
