@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-		"io/fs"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
