@@ -198,11 +198,7 @@ func renderAutoLink(w util.BufWriter, src []byte, n ast.Node, entering bool) (as
 	if l.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(dest), "mailto:") {
 		dest = "mailto:" + dest
 	}
-	if url, ok := safeURL(dest); ok {
-		_, _ = w.WriteString(`<a href="` + html.EscapeString(url) + `" rel="nofollow">` + html.EscapeString(label) + "</a>")
-	} else {
-		_, _ = w.WriteString(html.EscapeString(label))
-	}
+	writeLinkOrText(w, dest, label)
 	return ast.WalkSkipChildren, nil
 }
 
@@ -217,12 +213,18 @@ func renderImage(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.W
 	if alt == "" {
 		alt = "image"
 	}
-	if url, ok := safeURL(string(img.Destination)); ok {
-		_, _ = w.WriteString(`<a href="` + html.EscapeString(url) + `" rel="nofollow">` + html.EscapeString(alt) + "</a>")
-	} else {
-		_, _ = w.WriteString(html.EscapeString(alt))
-	}
+	writeLinkOrText(w, string(img.Destination), alt)
 	return ast.WalkSkipChildren, nil
+}
+
+// writeLinkOrText writes a link to dest when its URL is safe, else the
+// label alone.
+func writeLinkOrText(w util.BufWriter, dest, label string) {
+	if url, ok := safeURL(dest); ok {
+		_, _ = w.WriteString(`<a href="` + html.EscapeString(url) + `" rel="nofollow">` + html.EscapeString(label) + "</a>")
+		return
+	}
+	_, _ = w.WriteString(html.EscapeString(label))
 }
 
 func renderWikiLink(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
