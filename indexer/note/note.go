@@ -118,7 +118,10 @@ type Event struct {
 	Timestamp string
 	Type      string
 	Text      string
-	Line      int
+	// CausedBy and LeadsTo are ids of other events of the same episode.
+	CausedBy []string
+	LeadsTo  []string
+	Line     int
 }
 
 // Lesson is one item of "## Lessons Learned".
