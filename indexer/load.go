@@ -67,7 +67,10 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	}
 
 	clock.start("graph")
-	g := causal.Build(notes)
+	g := causal.Build(notes, causal.Options{
+		AntipatternMaxSuccess:     *cfg.Antipatterns.MaxSuccess,
+		AntipatternMinOccurrences: *cfg.Antipatterns.MinOccurrences,
+	})
 	diags = append(diags, g.Diags...)
 	note.SortDiagnostics(diags)
 	counts["diagnostics"] = len(diags)
@@ -77,8 +80,7 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		Export: export.Input{
 			Title: cfg.Title, BaseURL: cfg.BaseURL, Generator: "engram " + Version,
 			Commit: repo.Head, ReferenceTime: ref, Notes: notes, Meta: meta, Graph: g,
-			AntipatternMaxSuccess:     *cfg.Antipatterns.MaxSuccess,
-			AntipatternMinOccurrences: *cfg.Antipatterns.MinOccurrences,
+			Diagnostics: diags,
 		},
 		Diagnostics: diags,
 		Counts:      counts,

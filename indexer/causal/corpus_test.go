@@ -28,8 +28,8 @@ func TestBuildCorpus(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := gen.Generate(tc.o)
 			notes := parseCorpus(t, c)
-			res := Build(notes)
-			if again := Build(notes); !reflect.DeepEqual(res, again) {
+			res := Build(notes, DefaultOptions())
+			if again := Build(notes, DefaultOptions()); !reflect.DeepEqual(res, again) {
 				t.Fatal("two builds differ")
 			}
 			checkCorpusStats(t, c, notes, res)

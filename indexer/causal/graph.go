@@ -1,6 +1,7 @@
 // Package causal is engram's graph stage: it resolves every link between
-// notes, computes pattern statistics, and builds the causal graph of
-// patterns and episodes (SPEC §3). It is the only package that imports
+// notes, computes pattern statistics, classifies antipatterns, builds the
+// causal graph of patterns, episodes, decisions and events, and measures
+// the graph's health (SPEC §3). It is the only package that imports
 // dominikbraun/graph. That library lists vertices and walks in map order,
 // so every list that leaves this package is sorted here.
 package causal
@@ -8,6 +9,7 @@ package causal
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,20 +18,57 @@ import (
 	"github.com/engramhq/engram/indexer/note"
 )
 
-// Edge types besides the causal ones of SPEC §2.2.
-const EvidenceFor = "evidence_for"
+// Edge types besides the causal ones of SPEC §2.2: an episode is evidence
+// for a pattern; an event leads to another (ai-agents' caused_by and
+// leads_to, one edge whichever side declares it). A decision's Effects are
+// "causes" edges.
+const (
+	EvidenceFor = "evidence_for"
+	LeadsTo     = "leads_to"
+	Causes      = "causes"
+)
+
+// Node types.
+const (
+	TypeEpisode     = "episode"
+	TypePattern     = "pattern"
+	TypeAntipattern = "antipattern"
+	TypeDecision    = "decision"
+	TypeEvent       = "event"
+)
+
+// Options are the thresholds of the graph stage.
+type Options struct {
+	// A pattern whose success_rate is at most AntipatternMaxSuccess over at
+	// least AntipatternMinOccurrences is an antipattern (SPEC §3).
+	AntipatternMaxSuccess     float64
+	AntipatternMinOccurrences int
+}
+
+// DefaultOptions are SPEC §3's seed thresholds: success_rate <= 0.3 over
+// at least 2 occurrences.
+func DefaultOptions() Options {
+	return Options{AntipatternMaxSuccess: 0.3, AntipatternMinOccurrences: 2}
+}
 
 // DefaultWeight is the weight of an edge with neither an explicit weight nor
 // a source pattern with statistics.
 const DefaultWeight = 0.5
 
-// Node is a vertex of the causal graph.
+// Node is a vertex of the causal graph. A decision or event node has the
+// id "<episode title>#<decision or event id>"; every other node's id is its
+// note's title.
 type Node struct {
 	ID    string
-	Type  string // episode, pattern or antipattern
+	Type  string // episode, pattern, antipattern, decision or event
 	Label string
 	Note  int // index into the notes given to Build
+	// Part is the decision or event id within the episode, "" for a note.
+	Part string
 }
+
+// PartID is the node id of a decision or event of an episode.
+func PartID(episode, part string) string { return episode + "#" + part }
 
 // Edge is a typed, weighted edge. Duplicate edges (same source, target and
 // type) are merged and counted in EvidenceCount.
@@ -58,8 +97,9 @@ type Result struct {
 	Links [][]int
 	// Backlinks holds, for each note, the notes that link to it, sorted.
 	Backlinks [][]int
-	Dangling  []Dangling // sorted by From, Target
+	Dangling  []Dangling // sorted by From, Target, one entry per pair
 	Cycles    [][]string // each sorted, and sorted by first id
+	Health    Health
 	Diags     []note.Diagnostic
 }
 
@@ -71,14 +111,17 @@ const (
 
 // Build resolves links and builds the graph. notes must be in a stable
 // order (the indexer sorts them by path).
-func Build(notes []note.Note) Result {
-	b := &builder{notes: notes, ix: NewIndex(notes), edges: map[edgeKey]*Edge{}}
+func Build(notes []note.Note, opt Options) Result {
+	b := &builder{notes: notes, opt: opt, ix: NewIndex(notes), edges: map[edgeKey]*Edge{}}
 	b.resolveLinks()
 	b.stats()
-	b.nodes()
 	b.causalEdges()
 	b.evidenceEdges()
+	b.decisionEdges()
+	b.eventEdges()
+	b.nodes()
 	b.finish()
+	b.health()
 	return b.r
 }
 
@@ -86,9 +129,12 @@ type edgeKey struct{ source, target, typ string }
 
 type builder struct {
 	notes []note.Note
+	opt   Options
 	ix    *Index
 	r     Result
 	edges map[edgeKey]*Edge
+	// events are the event nodes: those that take part in an edge.
+	events map[string]bool
 }
 
 func (b *builder) report(path string, line, col int, sev note.Severity, rule, format string, args ...any) {
@@ -162,6 +208,8 @@ func (b *builder) stats() {
 			}
 		}
 		s := patternStats(n.Pattern, refs)
+		s.Antipattern = n.IsAntipattern() || s.Source != "" &&
+			s.SuccessRate <= b.opt.AntipatternMaxSuccess+rateTolerance && s.Occurrences >= b.opt.AntipatternMinOccurrences
 		b.r.Stats[i] = s
 		if d := n.Pattern.DeclaredRate; d != nil && s.Source == "evidence" && math.Abs(*d-s.SuccessRate) > maxDrift {
 			ev := n.Pattern.Evidence[0]
@@ -174,7 +222,11 @@ func (b *builder) stats() {
 // (SPEC §3: "a difference over 0.1"). The tolerance keeps a difference of
 // exactly 0.1 in decimal, such as 0.4 − 0.3 (0.10000000000000003 in
 // binary), from counting as over it.
-const maxDrift = 0.1 + 1e-9
+const maxDrift = 0.1 + rateTolerance
+
+// rateTolerance absorbs binary rounding when rates are compared with
+// thresholds written in decimal: 0.3 is a rate of 0.3.
+const rateTolerance = 1e-9
 
 // evidence checks one evidence line: it counts when it names an episode
 // and has a valid outcome.
@@ -194,16 +246,28 @@ func (b *builder) evidence(n *note.Note, ev note.Evidence) (EvidenceRef, bool) {
 	return EvidenceRef{ID: target.Title, Outcome: ev.Outcome}, true
 }
 
+// nodes lists every episode and pattern, every decision, and the events
+// that take part in an edge. An event without causal links is a line of
+// its episode's timeline, not a claim about causes: making it a node would
+// only add isolated nodes, which is what sank the peer system's graph.
 func (b *builder) nodes() {
 	for i := range b.notes {
 		n := &b.notes[i]
 		switch {
 		case n.Episode != nil:
-			b.r.Nodes = append(b.r.Nodes, Node{ID: n.Title, Type: "episode", Label: firstNonEmpty(n.Episode.Task, n.Title), Note: i})
+			b.r.Nodes = append(b.r.Nodes, Node{ID: n.Title, Type: TypeEpisode, Label: firstNonEmpty(n.Episode.Task, n.Title), Note: i})
+			for _, d := range n.Episode.Decisions {
+				b.r.Nodes = append(b.r.Nodes, Node{ID: PartID(n.Title, d.ID), Type: TypeDecision, Label: firstNonEmpty(d.Title, d.Chosen, d.ID), Note: i, Part: d.ID})
+			}
+			for _, ev := range n.Episode.Events {
+				if id := PartID(n.Title, ev.ID); b.events[id] {
+					b.r.Nodes = append(b.r.Nodes, Node{ID: id, Type: TypeEvent, Label: firstNonEmpty(ev.Text, ev.ID), Note: i, Part: ev.ID})
+				}
+			}
 		case n.Pattern != nil:
-			typ := "pattern"
-			if n.IsAntipattern() {
-				typ = "antipattern"
+			typ := TypePattern
+			if b.r.Stats[i].Antipattern {
+				typ = TypeAntipattern
 			}
 			b.r.Nodes = append(b.r.Nodes, Node{ID: n.Title, Type: typ, Label: n.Title, Note: i})
 		}
@@ -226,7 +290,7 @@ func (b *builder) causalEdges() {
 		if n.Pattern == nil {
 			continue
 		}
-		rel, hasRel := reliability(n, b.r.Stats[i])
+		rel, hasRel := reliability(b.r.Stats[i])
 		for _, c := range n.Pattern.Causal {
 			t, ok := b.ix.Resolve(c.Target)
 			if !ok {
@@ -234,6 +298,10 @@ func (b *builder) causalEdges() {
 			}
 			if b.notes[t].Episode == nil && b.notes[t].Pattern == nil {
 				b.report(n.Path, c.Line, c.Col, note.Warning, "causal-target", "%s [[%s]] names a note that is neither a pattern nor an episode; it is not a graph edge", c.Type, c.Target)
+				continue
+			}
+			if t == i {
+				b.report(n.Path, c.Line, c.Col, note.Warning, "causal-self-loop", "%s [[%s]] names this pattern itself; a pattern cannot be its own cause, so it is not a graph edge", c.Type, c.Target)
 				continue
 			}
 			w := DefaultWeight
@@ -252,6 +320,109 @@ func (b *builder) evidenceEdges() {
 	for i := range b.notes {
 		for _, ref := range b.r.Stats[i].Evidence {
 			b.addEdge(ref.ID, b.notes[i].Title, EvidenceFor, DefaultWeight)
+		}
+	}
+}
+
+// decisionEdges adds an edge from each decision to each of its Effects:
+// another decision of the same episode ([[d002]]), a decision of another
+// episode ([[EPISODE-x#d002]]), or an episode or pattern.
+func (b *builder) decisionEdges() {
+	for i := range b.notes {
+		n := &b.notes[i]
+		if n.Episode == nil {
+			continue
+		}
+		for _, d := range n.Episode.Decisions {
+			from := PartID(n.Title, d.ID)
+			for _, l := range d.Effects {
+				to, ok := b.effectTarget(n, l)
+				switch {
+				case !ok:
+					continue
+				case to == from:
+					b.report(n.Path, l.Line, l.Col, note.Warning, "causal-self-loop", "decision %s lists itself as its effect; not a graph edge", d.ID)
+				default:
+					b.addEdge(from, to, Causes, DefaultWeight)
+				}
+			}
+		}
+	}
+}
+
+// effectTarget resolves one Effects link to a node id.
+func (b *builder) effectTarget(n *note.Note, l note.Link) (string, bool) {
+	if hasDecision(n.Episode, l.Target) {
+		return PartID(n.Title, decisionID(n.Episode, l.Target)), true
+	}
+	t, ok := b.ix.Resolve(l.Target)
+	if !ok {
+		return "", false // reported as a dangling link
+	}
+	target := &b.notes[t]
+	switch {
+	case l.Heading != "" && target.Episode != nil && hasDecision(target.Episode, l.Heading):
+		return PartID(target.Title, decisionID(target.Episode, l.Heading)), true
+	case target.Episode != nil || target.Pattern != nil:
+		return target.Title, true
+	}
+	b.report(n.Path, l.Line, l.Col, note.Warning, "causal-target", "effect [[%s]] names a note that is neither a pattern nor an episode; it is not a graph edge", l.Target)
+	return "", false
+}
+
+func hasDecision(e *note.Episode, id string) bool { return decisionID(e, id) != "" }
+
+// decisionID returns the decision id as the episode writes it, matching id
+// case-insensitively, or "".
+func decisionID(e *note.Episode, id string) string {
+	for _, d := range e.Decisions {
+		if strings.EqualFold(d.ID, id) {
+			return d.ID
+		}
+	}
+	return ""
+}
+
+// eventEdges adds one leads_to edge per pair of events that caused_by or
+// leads_to relate, whichever side declares it (or both).
+func (b *builder) eventEdges() {
+	b.events = map[string]bool{}
+	for i := range b.notes {
+		n := &b.notes[i]
+		if n.Episode == nil {
+			continue
+		}
+		ids := map[string]string{}
+		for _, ev := range n.Episode.Events {
+			ids[strings.ToLower(ev.ID)] = ev.ID
+		}
+		seen := map[[2]string]bool{}
+		add := func(ev note.Event, from, to string) {
+			f, okf := ids[strings.ToLower(from)]
+			t, okt := ids[strings.ToLower(to)]
+			switch {
+			case !okf || !okt:
+				missing := from
+				if okf {
+					missing = to
+				}
+				b.report(n.Path, ev.Line, 1, note.Warning, "event-ref", "event %s names event %q, which this episode does not have; not a graph edge", ev.ID, missing)
+			case f == t:
+				b.report(n.Path, ev.Line, 1, note.Warning, "causal-self-loop", "event %s names itself as cause or effect; not a graph edge", ev.ID)
+			case !seen[[2]string{f, t}]:
+				seen[[2]string{f, t}] = true
+				src, dst := PartID(n.Title, f), PartID(n.Title, t)
+				b.events[src], b.events[dst] = true, true
+				b.addEdge(src, dst, LeadsTo, DefaultWeight)
+			}
+		}
+		for _, ev := range n.Episode.Events {
+			for _, c := range ev.CausedBy {
+				add(ev, c, ev.ID)
+			}
+			for _, l := range ev.LeadsTo {
+				add(ev, ev.ID, l)
+			}
 		}
 	}
 }
@@ -286,6 +457,7 @@ func (b *builder) finish() {
 		x, y := b.r.Dangling[i], b.r.Dangling[j]
 		return x.From < y.From || x.From == y.From && x.Target < y.Target
 	})
+	b.r.Dangling = slices.Compact(b.r.Dangling)
 	b.r.Cycles = b.cycles()
 	for _, c := range b.r.Cycles {
 		first := b.nodeNote(c[0])
@@ -311,14 +483,10 @@ func (b *builder) cycles() [][]string {
 			_ = g.AddVertex(i + 1)
 		}
 	}
-	selfLoops := map[int]bool{}
 	for _, e := range b.r.Edges {
-		s, t := vertex[e.Source], vertex[e.Target]
-		if s == t {
-			selfLoops[s] = true
-			continue
-		}
-		_ = g.AddEdge(s, t) // parallel edges of other types are one edge here
+		// Self-loops were reported and dropped; parallel edges of other
+		// types are one edge here.
+		_ = g.AddEdge(vertex[e.Source], vertex[e.Target])
 	}
 	sccs, err := dgraph.StronglyConnectedComponents(g)
 	if err != nil {
@@ -326,7 +494,7 @@ func (b *builder) cycles() [][]string {
 	}
 	var out [][]string
 	for _, c := range sccs {
-		if len(c) > 1 || len(c) == 1 && selfLoops[c[0]] {
+		if len(c) > 1 {
 			ids := make([]string, len(c))
 			for k, v := range c {
 				ids[k] = b.r.Nodes[v-1].ID

@@ -1,6 +1,7 @@
 package causal
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"sort"
@@ -284,15 +285,6 @@ func TestCycles(t *testing.T) {
 			first: []string{"patterns/a.md"},
 		},
 		{
-			name: "self-loop",
-			repo: repo{
-				"patterns/a.md": p("A", "causes [[a]]", "causes [[B]]"),
-				"patterns/b.md": p("B"),
-			},
-			want:  [][]string{{"A"}},
-			first: []string{"patterns/a.md"},
-		},
-		{
 			name: "three-cycle with a tail, and a separate two-cycle",
 			repo: repo{
 				"patterns/c.md": p("C", "causes [[E]]"),
@@ -337,6 +329,43 @@ func TestCycles(t *testing.T) {
 	}
 }
 
+// TestSelfLoops: a pattern that causes itself, a decision that is its own
+// effect and an event that leads to itself are warnings at their line, and
+// never edges (so never cycles).
+func TestSelfLoops(t *testing.T) {
+	_, res := build(t, repo{
+		"patterns/a.md": pattern("A", "", causalSection("causes [[a]]", "causes [[B]]")),
+		"patterns/b.md": pattern("B", ""),
+		"episodes/e.md": episode("EP", "success",
+			"## Decisions", "", "### d001: Loop", "", "- **Effects**: [[d001]], [[EP#d001]]", "",
+			"## Events Timeline", "", "1. [2026-01-01T00:00:00Z] x (leads_to e001)"),
+	})
+	if len(res.Cycles) != 0 {
+		t.Errorf("cycles = %q, want none", res.Cycles)
+	}
+	for _, e := range res.Edges {
+		if e.Source == e.Target {
+			t.Errorf("self-loop edge %s", edgeString(e))
+		}
+	}
+	got := withRule(res.Diags, "causal-self-loop")
+	want := []string{"episodes/e.md:12:16", "episodes/e.md:12:26", "episodes/e.md:16:1", "patterns/a.md:7:10"}
+	var pos []string
+	for _, d := range got {
+		if d.Severity != note.Warning {
+			t.Errorf("%v is not a warning", d)
+		}
+		pos = append(pos, fmt.Sprintf("%s:%d:%d", d.Path, d.Line, d.Col))
+	}
+	slices.Sort(pos)
+	if !reflect.DeepEqual(pos, want) {
+		t.Errorf("causal-self-loop at %q, want %q\n%s", pos, want, diagLines(res.Diags))
+	}
+	if edgeStrings(res.Edges)[0] != "A -causes-> B w=0.5000 n=1" {
+		t.Errorf("edges = %q", edgeStrings(res.Edges))
+	}
+}
+
 func TestCycleMessage(t *testing.T) {
 	_, res := build(t, repo{
 		"patterns/b.md": pattern("PATTERN-b", "", causalSection("causes [[PATTERN-a]]")),
@@ -362,7 +391,7 @@ func TestBuildEmptyTitle(t *testing.T) {
 	if notes[0].Title != "" {
 		t.Fatalf("title = %q; the test needs an empty title", notes[0].Title)
 	}
-	res := Build(notes)
+	res := Build(notes, DefaultOptions())
 	if want := [][]string{{"A", "B"}}; !reflect.DeepEqual(res.Cycles, want) {
 		t.Errorf("cycles = %q, want %q", res.Cycles, want)
 	}
@@ -379,12 +408,12 @@ func TestBuildDeterministic(t *testing.T) {
 	r["patterns/q.md"] = pattern("PATTERN-q", "", causalSection("causes [[PATTERN-target]]", "causes [[PATTERN-q]]"),
 		"See [[a]], [[b]], [[c]], [[EP-s1]].")
 	notes := parseRepo(t, r)
-	first := Build(notes)
+	first := Build(notes, DefaultOptions())
 	if len(first.Cycles) == 0 || len(first.Dangling) == 0 || len(first.Edges) < 5 {
 		t.Fatalf("fixture too small to show nondeterminism: %+v", first)
 	}
 	for range 20 {
-		if again := Build(notes); !reflect.DeepEqual(first, again) {
+		if again := Build(notes, DefaultOptions()); !reflect.DeepEqual(first, again) {
 			t.Fatalf("Build differs between runs:\n%+v\n%+v", first, again)
 		}
 	}

@@ -35,7 +35,7 @@ func parseRepo(t *testing.T, r repo) []note.Note {
 func build(t *testing.T, r repo) ([]note.Note, Result) {
 	t.Helper()
 	notes := parseRepo(t, r)
-	return notes, Build(notes)
+	return notes, Build(notes, DefaultOptions())
 }
 
 // episode is an episode note with the given outcome and body lines.

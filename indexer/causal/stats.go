@@ -18,6 +18,9 @@ type Stats struct {
 	Confidence float64
 	// Evidence are the counted evidence lines, in file order.
 	Evidence []EvidenceRef
+	// Antipattern: the note says it is one (type or title), or its
+	// statistics fall under the thresholds of Options.
+	Antipattern bool
 }
 
 // EvidenceRef is one counted evidence episode.
@@ -67,12 +70,12 @@ func patternStats(p *note.Pattern, evidence []EvidenceRef) Stats {
 // reliability is the Wilson lower bound of how reliably a pattern's
 // relationships hold: its success rate, or its failure rate for an
 // antipattern. ok is false when the pattern has no statistics.
-func reliability(n *note.Note, s Stats) (float64, bool) {
+func reliability(s Stats) (float64, bool) {
 	if s.Source == "" || s.Occurrences == 0 {
 		return 0, false
 	}
 	rate := s.SuccessRate
-	if n.IsAntipattern() {
+	if s.Antipattern {
 		rate = 1 - rate
 	}
 	return Wilson(rate, s.Occurrences), true

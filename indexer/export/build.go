@@ -20,10 +20,8 @@ type Input struct {
 	Notes         []note.Note
 	Meta          []Meta // one per note
 	Graph         causal.Result
-	// Antipattern thresholds (SPEC §3): a pattern with success_rate at most
-	// MaxSuccess over at least MinOccurrences is an antipattern.
-	AntipatternMaxSuccess     float64
-	AntipatternMinOccurrences int
+	// Diagnostics of every stage, summarised in health.json.
+	Diagnostics []note.Diagnostic
 }
 
 // Meta is what the indexer knows of a note besides its content.
@@ -67,6 +65,8 @@ func Documents(in Input) *Site {
 	sort.Slice(s.Patterns, func(i, j int) bool { return s.Patterns[i].ID < s.Patterns[j].ID })
 	sort.Slice(s.Notes, func(i, j int) bool { return s.Notes[i].ID < s.Notes[j].ID })
 	s.Graph = x.graph(s.Patterns)
+	s.Antipatterns = antipatterns(s.Patterns)
+	s.Health = x.health()
 	s.Manifest = Manifest{
 		Version:       SchemaVersion,
 		Generator:     in.Generator,
@@ -223,15 +223,6 @@ outer:
 		out = append(out, Section{Heading: s.Heading, Markdown: s.Markdown})
 	}
 	return out
-}
-
-func sectionText(n *note.Note, heading string) string {
-	for _, s := range n.Sections {
-		if strings.EqualFold(s.Heading, heading) {
-			return s.Markdown
-		}
-	}
-	return ""
 }
 
 func tagsOf(n *note.Note) []string {

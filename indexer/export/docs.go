@@ -171,21 +171,64 @@ type Edge struct {
 	EvidenceCount int     `json:"evidence_count"`
 }
 
+// GraphEdge is an edge of graph.json. Episodes names, as in ai-agents'
+// file, the episode the edge comes from when it comes from one (evidence,
+// decision effects, event links), and is empty for a pattern's causal
+// relationship.
+type GraphEdge struct {
+	Edge
+	Episodes []string `json:"episodes"`
+}
+
+// Health is health.json (SPEC §4.0): how much of the graph is signal.
+type Health struct {
+	Version       int            `json:"version"`
+	ReferenceTime string         `json:"reference_time"`
+	Nodes         int            `json:"nodes"`
+	Isolated      int            `json:"isolated"`
+	IsolatedShare float64        `json:"isolated_share"`
+	EdgeTypes     map[string]int `json:"edge_types"`
+	Tautologies   []string       `json:"tautologies"`
+	DefaultRates  []string       `json:"default_rates"`
+	Dangling      []DanglingLink `json:"dangling"`
+	Cycles        [][]string     `json:"cycles"`
+	Duplicates    [][]string     `json:"duplicates"`
+	// Diagnostics counts the build's diagnostics by severity and by rule.
+	Diagnostics DiagnosticCounts `json:"diagnostics"`
+}
+
+// DiagnosticCounts summarises the diagnostics of a build.
+type DiagnosticCounts struct {
+	Errors   int            `json:"errors"`
+	Warnings int            `json:"warnings"`
+	Infos    int            `json:"infos"`
+	ByRule   map[string]int `json:"by_rule"`
+}
+
+// DanglingLink is a wikilink that names no note.
+type DanglingLink struct {
+	From   string `json:"from"`
+	Target string `json:"target"`
+}
+
 // Graph is graph.json, readable by consumers of ai-agents' causal-graph.json.
 type Graph struct {
 	Version  string         `json:"version"`
 	Updated  string         `json:"updated"`
 	Nodes    []GraphNode    `json:"nodes"`
-	Edges    []Edge         `json:"edges"`
+	Edges    []GraphEdge    `json:"edges"`
 	Patterns []GraphPattern `json:"patterns"`
 }
 
-// GraphNode is a node of graph.json.
+// GraphNode is a node of graph.json. Episodes are, as in ai-agents'
+// file, the episodes where the node appears: its own episode for an
+// episode, decision or event, the evidence episodes for a pattern.
 type GraphNode struct {
-	ID    string `json:"id"`
-	Type  string `json:"type"`
-	Label string `json:"label"`
-	URL   string `json:"url"`
+	ID       string   `json:"id"`
+	Type     string   `json:"type"`
+	Label    string   `json:"label"`
+	URL      string   `json:"url"`
+	Episodes []string `json:"episodes"`
 }
 
 // GraphPattern is a pattern row of graph.json, as ai-agents writes them.
@@ -234,5 +277,7 @@ type Site struct {
 	Episodes      []Episode // sorted by date descending, then id
 	Patterns      []Pattern // sorted by id
 	Notes         []Note    // sorted by id
+	Antipatterns  []Pattern // summaries, in SPEC §3's order
 	Graph         Graph
+	Health        Health
 }

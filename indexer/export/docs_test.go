@@ -73,8 +73,7 @@ func testInput(t *testing.T) Input {
 	return Input{
 		Title: "Test memory", BaseURL: "https://mem.example/", Generator: "engram test",
 		Commit: "0123456789abcdef0123456789abcdef01234567", ReferenceTime: refTime,
-		Notes: notes, Meta: meta, Graph: causal.Build(notes),
-		AntipatternMaxSuccess: 0.3, AntipatternMinOccurrences: 2,
+		Notes: notes, Meta: meta, Graph: causal.Build(notes, causal.DefaultOptions()),
 	}
 }
 
@@ -141,11 +140,13 @@ func TestFilesPaths(t *testing.T) {
 		got = append(got, f.Path)
 	}
 	want := []string{
+		"api/v1/antipatterns.json",
 		"api/v1/episodes.json",
 		"api/v1/episodes/episode-2026-08-01-session-01.json",
 		"api/v1/episodes/episode-2026-08-03-session-01.json",
 		"api/v1/episodes/episode-2026-08-05-session-02.json",
 		"api/v1/graph.json",
+		"api/v1/health.json",
 		"api/v1/index.json",
 		"api/v1/patterns.json",
 		"api/v1/patterns/antipattern-skip-ci.json",
@@ -237,12 +238,12 @@ func TestShapes(t *testing.T) {
 			t.Errorf("keys = %v", got)
 		}
 		for _, e := range v["edges"].([]any) {
-			if got := keys(e.(map[string]any)); !slices.Equal(got, []string{"evidence_count", "source", "target", "type", "weight"}) {
+			if got := keys(e.(map[string]any)); !slices.Equal(got, []string{"episodes", "evidence_count", "source", "target", "type", "weight"}) {
 				t.Errorf("edge keys = %v", got)
 			}
 		}
 		for _, n := range v["nodes"].([]any) {
-			for _, k := range []string{"id", "type", "label"} {
+			for _, k := range []string{"id", "type", "label", "episodes"} {
 				if _, ok := n.(map[string]any)[k]; !ok {
 					t.Errorf("node %v has no %s", n, k)
 				}

@@ -48,7 +48,9 @@ func (s *Site) Files() ([]File, error) {
 	}{
 		{"episodes.json", List[EpisodeSummary]{SchemaVersion, ref, summaries}},
 		{"patterns.json", List[Pattern]{SchemaVersion, ref, patterns}},
+		{"antipatterns.json", List[Pattern]{SchemaVersion, ref, s.Antipatterns}},
 		{"graph.json", s.Graph},
+		{"health.json", s.Health},
 	} {
 		if err := add(f.name, f.v); err != nil {
 			return nil, err

@@ -18,7 +18,7 @@ func (x *exporter) episode(i int) Episode {
 		},
 		Created: formatTime(m.Created), Updated: formatTime(m.Updated), DateSource: m.DateSource,
 		DurationMinutes: e.DurationMinutes, Session: e.Session, Metrics: e.Metrics,
-		Context:      sectionText(n, "Context"),
+		Context:      n.SectionText("Context"),
 		Observations: observations(n),
 		Decisions:    []Decision{},
 		Events:       []Event{},
@@ -56,10 +56,10 @@ func (x *exporter) episode(i int) Episode {
 func (x *exporter) pattern(i int) Pattern {
 	n := &x.in.Notes[i]
 	st := x.in.Graph.Stats[i]
+	trigger, action := n.TriggerAction()
 	p := Pattern{
 		ID: n.Title, Title: n.Title, Type: typeOf(n),
-		Trigger:     firstNonEmpty(n.Pattern.Trigger, sectionText(n, "Trigger")),
-		Action:      firstNonEmpty(n.Pattern.Action, sectionText(n, "Action")),
+		Trigger: trigger, Action: action,
 		Occurrences: st.Occurrences, StatsSource: st.Source,
 		Declared: Declared{SuccessRate: n.Pattern.DeclaredRate, Occurrences: n.Pattern.DeclaredOccurrences},
 		Tags:     tagsOf(n), Evidence: []EvidenceRef{}, EdgesOut: []Edge{}, EdgesIn: []Edge{},
@@ -74,8 +74,7 @@ func (x *exporter) pattern(i int) Pattern {
 		rate, conf := round(st.SuccessRate), round(st.Confidence)
 		p.SuccessRate, p.Confidence = &rate, &conf
 	}
-	p.Antipattern = n.IsAntipattern() || st.Source != "" &&
-		st.SuccessRate <= x.in.AntipatternMaxSuccess && st.Occurrences >= x.in.AntipatternMinOccurrences
+	p.Antipattern = st.Antipattern
 	for _, ev := range st.Evidence {
 		p.Evidence = append(p.Evidence, EvidenceRef{ID: ev.ID, Outcome: ev.Outcome, URL: x.nodeURL(ev.ID)})
 	}
@@ -106,15 +105,6 @@ func edge(e causal.Edge) Edge {
 	return Edge{Source: e.Source, Target: e.Target, Type: e.Type, Weight: round(e.Weight), EvidenceCount: e.EvidenceCount}
 }
 
-func firstNonEmpty(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
 func (x *exporter) note(i int) Note {
 	n := &x.in.Notes[i]
 	return Note{
@@ -125,21 +115,111 @@ func (x *exporter) note(i int) Note {
 }
 
 func (x *exporter) graph(patterns []Pattern) Graph {
-	g := Graph{Version: "1.0", Updated: formatTime(x.in.ReferenceTime), Nodes: []GraphNode{}, Edges: []Edge{}, Patterns: []GraphPattern{}}
+	g := Graph{Version: "1.0", Updated: formatTime(x.in.ReferenceTime), Nodes: []GraphNode{}, Edges: []GraphEdge{}, Patterns: []GraphPattern{}}
+	evidence := map[string][]string{}
+	for _, p := range patterns {
+		for _, ev := range p.Evidence {
+			evidence[p.ID] = append(evidence[p.ID], ev.ID)
+		}
+	}
+	episodeOf := map[string]string{} // node id -> the episode it belongs to
 	for _, n := range x.in.Graph.Nodes {
-		g.Nodes = append(g.Nodes, GraphNode{ID: n.ID, Type: n.Type, Label: n.Label, URL: x.url(n.Note)})
+		gn := GraphNode{ID: n.ID, Type: n.Type, Label: n.Label, URL: x.url(n.Note), Episodes: []string{}}
+		switch n.Type {
+		case causal.TypeEpisode, causal.TypeDecision, causal.TypeEvent:
+			ep := x.in.Notes[n.Note].Title
+			episodeOf[n.ID] = ep
+			gn.Episodes = append(gn.Episodes, ep)
+			if n.Part != "" {
+				gn.URL += "#" + n.Part
+			}
+		default:
+			gn.Episodes = append(gn.Episodes, evidence[n.ID]...)
+		}
+		g.Nodes = append(g.Nodes, gn)
 	}
 	for _, e := range x.in.Graph.Edges {
-		g.Edges = append(g.Edges, edge(e))
+		ge := GraphEdge{Edge: edge(e), Episodes: []string{}}
+		if ep, ok := episodeOf[e.Source]; ok {
+			ge.Episodes = append(ge.Episodes, ep)
+		}
+		g.Edges = append(g.Edges, ge)
 	}
 	for _, p := range patterns {
 		gp := GraphPattern{ID: p.ID, Name: p.Title, Trigger: p.Trigger, Action: p.Action, SuccessRate: p.SuccessRate, Occurrences: p.Occurrences, Episodes: []string{}}
-		for _, ev := range p.Evidence {
-			gp.Episodes = append(gp.Episodes, ev.ID)
-		}
+		gp.Episodes = append(gp.Episodes, evidence[p.ID]...)
 		g.Patterns = append(g.Patterns, gp)
 	}
 	return g
+}
+
+// antipatterns lists the antipatterns in SPEC §3's order: success_rate
+// ascending (a pattern without statistics last), then occurrences
+// descending, then id.
+func antipatterns(patterns []Pattern) []Pattern {
+	out := []Pattern{}
+	for _, p := range patterns {
+		if p.Antipattern {
+			out = append(out, summary(p))
+		}
+	}
+	SortAntipatterns(out)
+	return out
+}
+
+// SortAntipatterns sorts patterns in SPEC §3's antipattern order.
+func SortAntipatterns(ps []Pattern) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i], ps[j]
+		switch {
+		case (a.SuccessRate == nil) != (b.SuccessRate == nil):
+			return b.SuccessRate == nil
+		case a.SuccessRate != nil && *a.SuccessRate != *b.SuccessRate:
+			return *a.SuccessRate < *b.SuccessRate
+		case a.Occurrences != b.Occurrences:
+			return a.Occurrences > b.Occurrences
+		}
+		return a.ID < b.ID
+	})
+}
+
+func (x *exporter) health() Health {
+	h := x.in.Graph.Health
+	out := Health{
+		Version: SchemaVersion, ReferenceTime: formatTime(x.in.ReferenceTime),
+		Diagnostics: DiagnosticCounts{ByRule: map[string]int{}},
+		Nodes:       h.Nodes, Isolated: h.Isolated, IsolatedShare: round(h.IsolatedShare),
+		EdgeTypes: h.EdgeTypes, Tautologies: h.Tautologies, DefaultRates: h.DefaultRates,
+		Dangling: []DanglingLink{}, Cycles: h.Cycles, Duplicates: h.Duplicates,
+	}
+	for _, d := range h.Dangling {
+		out.Dangling = append(out.Dangling, DanglingLink{From: d.From, Target: d.Target})
+	}
+	for _, v := range []*[]string{&out.Tautologies, &out.DefaultRates} {
+		if *v == nil {
+			*v = []string{}
+		}
+	}
+	for _, v := range []*[][]string{&out.Cycles, &out.Duplicates} {
+		if *v == nil {
+			*v = [][]string{}
+		}
+	}
+	if out.EdgeTypes == nil {
+		out.EdgeTypes = map[string]int{}
+	}
+	for _, d := range x.in.Diagnostics {
+		switch d.Severity {
+		case note.Error:
+			out.Diagnostics.Errors++
+		case note.Warning:
+			out.Diagnostics.Warnings++
+		default:
+			out.Diagnostics.Infos++
+		}
+		out.Diagnostics.ByRule[d.Rule]++
+	}
+	return out
 }
 
 // usedSections are the prose sections that stand in for an empty trigger or

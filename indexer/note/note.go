@@ -4,7 +4,10 @@
 // share it.
 package note
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Kind is how engram treats a note.
 type Kind string
@@ -159,6 +162,34 @@ type Evidence struct {
 	Text    string
 	Line    int
 	Col     int
+}
+
+// SectionText returns the markdown of the first prose section with the
+// given heading, compared case-insensitively, or "".
+func (n *Note) SectionText(heading string) string {
+	for _, s := range n.Sections {
+		if strings.EqualFold(s.Heading, heading) {
+			return s.Markdown
+		}
+	}
+	return ""
+}
+
+// TriggerAction returns a pattern's trigger and action: the front matter
+// values, or the "## Trigger" and "## Action" sections when those are
+// empty.
+func (n *Note) TriggerAction() (trigger, action string) {
+	if n.Pattern == nil {
+		return "", ""
+	}
+	trigger, action = n.Pattern.Trigger, n.Pattern.Action
+	if trigger == "" {
+		trigger = strings.TrimSpace(n.SectionText("Trigger"))
+	}
+	if action == "" {
+		action = strings.TrimSpace(n.SectionText("Action"))
+	}
+	return trigger, action
 }
 
 // IsAntipattern reports whether the note declares itself an antipattern.

@@ -24,6 +24,7 @@ var (
 	weightRE      = regexp.MustCompile(`(?i)\bweight\s*[:=]?\s*(-?[0-9]*\.?[0-9]+(?:e-?[0-9]+)?)`)
 	eventRE       = regexp.MustCompile(`^\[([^\[\]]*)\]\s*(.*)$`)
 	eventTypeRE   = regexp.MustCompile(`\s#([A-Za-z_][A-Za-z0-9_-]*)\s*$`)
+	eventLinkRE   = regexp.MustCompile(`(?i)\s*\((caused_by|leads_to)\s*:?\s*([^()]*)\)\s*$`)
 	fieldRE       = regexp.MustCompile(`^\*\*([^*:]+?):?\*\*:?\s*(.*)$`)
 	decisionRE    = regexp.MustCompile(`^([^:\s]+)\s*:\s*(.*)$`)
 )
@@ -106,18 +107,45 @@ func weight(context string) (w float64, found, valid bool) {
 	return w, true, err == nil && w > 0 && w <= 1
 }
 
-// event parses "[timestamp] text #type".
-func event(s string) (ts, text, typ string, ok bool) {
+// eventLinks are an event's causal links to other events of the episode,
+// as ai-agents' caused_by and leads_to arrays.
+type eventLinks struct{ causedBy, leadsTo []string }
+
+// event parses "[timestamp] text (caused_by e001) (leads_to e003, e004)
+// #type". The link groups may come before or after the type.
+func event(s string) (ts, text, typ string, links eventLinks, ok bool) {
 	m := eventRE.FindStringSubmatch(s)
 	if m == nil {
-		return "", strings.TrimSpace(s), "", false
+		return "", strings.TrimSpace(s), "", links, false
 	}
 	text = strings.TrimSpace(m[2])
+	text = links.strip(text)
 	if t := eventTypeRE.FindStringSubmatchIndex(text); t != nil {
 		typ = strings.ToLower(text[t[2]:t[3]])
 		text = strings.TrimSpace(text[:t[0]])
 	}
-	return strings.TrimSpace(m[1]), text, typ, true
+	text = links.strip(text)
+	return strings.TrimSpace(m[1]), text, typ, links, true
+}
+
+// strip removes trailing link groups from text, collecting their ids.
+func (l *eventLinks) strip(text string) string {
+	for {
+		m := eventLinkRE.FindStringSubmatchIndex(text)
+		if m == nil {
+			return text
+		}
+		ids := strings.FieldsFunc(text[m[4]:m[5]], func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+		for k, id := range ids {
+			ids[k] = strings.TrimSuffix(strings.TrimPrefix(id, "[["), "]]")
+		}
+		if strings.EqualFold(text[m[2]:m[3]], "caused_by") {
+			l.causedBy = append(ids, l.causedBy...)
+		} else {
+			l.leadsTo = append(ids, l.leadsTo...)
+		}
+		text = strings.TrimSpace(text[:m[0]])
+	}
 }
 
 // field parses a decision field "**Key**: value".

@@ -223,7 +223,7 @@ func (w *walker) links(n ast.Node) {
 }
 
 func (w *walker) event(it item) {
-	ts, text, typ, ok := event(strings.TrimSpace(it.text))
+	ts, text, typ, links, ok := event(strings.TrimSpace(it.text))
 	if !ok {
 		w.report(it.off, note.Warning, "event-syntax", "event has no [timestamp]: write \"[2026-08-04T09:15:00Z] text #type\"")
 	}
@@ -236,5 +236,6 @@ func (w *walker) event(it item) {
 	}
 	line, _ := w.b.pos(it.off)
 	ep := w.s.n.Episode
-	ep.Events = append(ep.Events, note.Event{ID: fmt.Sprintf("e%03d", len(ep.Events)+1), Timestamp: ts, Type: typ, Text: text, Line: line})
+	ep.Events = append(ep.Events, note.Event{ID: fmt.Sprintf("e%03d", len(ep.Events)+1), Timestamp: ts, Type: typ, Text: text,
+		CausedBy: links.causedBy, LeadsTo: links.leadsTo, Line: line})
 }

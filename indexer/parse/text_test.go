@@ -198,3 +198,33 @@ func TestSplitLink(t *testing.T) {
 		})
 	}
 }
+
+func TestParseEventLinks(t *testing.T) {
+	src := "---\ntitle: E\ntype: episode\noutcome: success\ntask: t\n---\n\n## Events Timeline\n\n" +
+		"1. [2026-01-01T10:00:00Z] Build broke #error\n" +
+		"2. [2026-01-01T10:05:00Z] Rolled back (caused_by e001) (leads_to e003, [[e004]]) #milestone\n" +
+		"3. [2026-01-01T10:06:00Z] Tests green #test (caused_by: e002)\n" +
+		"4. [2026-01-01T10:07:00Z] Shipped (LEADS_TO e001) and (a note) (caused_by)\n"
+	n, _, err := New(Roots{}).Parse("episodes/e.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type got struct {
+		Text, Type        string
+		CausedBy, LeadsTo []string
+	}
+	var out []got
+	for _, ev := range n.Episode.Events {
+		out = append(out, got{ev.Text, ev.Type, ev.CausedBy, ev.LeadsTo})
+	}
+	want := []got{
+		{"Build broke", "error", nil, nil},
+		{"Rolled back", "milestone", []string{"e001"}, []string{"e003", "e004"}},
+		{"Tests green", "test", []string{"e002"}, nil},
+		// Only trailing groups are links; an empty group names nothing.
+		{"Shipped (LEADS_TO e001) and (a note)", "", []string{}, nil},
+	}
+	if !reflect.DeepEqual(out, want) {
+		t.Errorf("events:\n got %#v\nwant %#v", out, want)
+	}
+}
