@@ -16,6 +16,7 @@ import (
 // one) and the problems.
 type tree struct {
 	files []File
+	mtime []int64 // modification time of each file, Unix nanoseconds
 	want  map[string]int // path -> index into files
 	dirs  map[string]bool
 	empty []string
@@ -81,6 +82,7 @@ func (t *tree) addFile(p string, e fs.DirEntry) {
 	}
 	t.want[p] = len(t.files)
 	t.files = append(t.files, File{Path: p, Size: info.Size()})
+	t.mtime = append(t.mtime, info.ModTime().UnixNano())
 	for d := path.Dir(p); d != "." && !t.dirs[d]; d = path.Dir(d) {
 		t.dirs[d] = true
 	}
