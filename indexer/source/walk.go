@@ -16,7 +16,7 @@ import (
 // one) and the problems.
 type tree struct {
 	files []File
-	mtime []int64 // modification time of each file, Unix nanoseconds
+	mtime []int64        // modification time of each file, Unix nanoseconds
 	want  map[string]int // path -> index into files
 	dirs  map[string]bool
 	empty []string
