@@ -13,6 +13,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/query"
 	"github.com/engramhq/engram/site"
 )
 
@@ -29,6 +30,9 @@ type Options struct {
 	Force   bool       // publish even if the build would drop most notes
 	// Log receives Hugo's own messages; nil discards them.
 	Log io.Writer
+	// CacheDir is where the query cache goes; "" means $ENGRAM_CACHE_DIR
+	// or the user's cache directory.
+	CacheDir string
 }
 
 // ErrRefused means the build found a problem that must not be published
@@ -44,6 +48,9 @@ type Report struct {
 	Counts      map[string]int
 	Diagnostics []note.Diagnostic
 	Stages      []Stage
+	// CacheErr is why the query cache could not be written; the build
+	// itself is good.
+	CacheErr error
 }
 
 // Stage is the time one stage took. Times go to the report, never into
@@ -60,6 +67,9 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	r := &Report{Repo: opt.Repo, Out: opt.Out}
 	clock := stopwatch{r: r}
 
+	// The fingerprint is taken before anything is read: a note edited
+	// during the build makes the cache stale, never wrongly fresh.
+	fp, fpErr := fingerprint(opt)
 	in, err := Load(ctx, opt, &clock)
 	if err != nil {
 		return r, err
@@ -86,7 +96,21 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 		return errors.Join(err, <-written)
 	})
 	clock.stop()
+	if err == nil {
+		r.CacheErr = fpErr
+		if fpErr == nil {
+			r.CacheErr = saveCache(opt, fp, docs)
+		}
+	}
 	return r, err
+}
+
+func saveCache(opt Options, fp string, docs *export.Site) error {
+	dir, err := cacheDir(opt.Repo, opt.CacheDir)
+	if err != nil {
+		return err
+	}
+	return writeCache(dir, opt, fp, query.FromSite(docs))
 }
 
 func (o Options) withDefaults() Options {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -91,4 +92,11 @@ func LoadConfig(fsys fs.FS) (Config, []note.Diagnostic, error) {
 		return c, diags, fmt.Errorf("%s: %w", ConfigFile, err)
 	}
 	return c, diags, nil
+}
+
+// ReadConfig reads and validates engram.toml of the repository at dir; a
+// repository without one gets the defaults.
+func ReadConfig(dir string) (Config, error) {
+	c, _, err := LoadConfig(os.DirFS(dir))
+	return c, err
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -214,23 +213,15 @@ func checkUnique(notes []note.Note, meta []export.Meta) error {
 // writes beside it) when the output directory lies inside the repository,
 // as public/ does when a memory repository builds itself.
 func withoutOutput(files []source.File, opt Options) []source.File {
-	repo, err1 := filepath.Abs(opt.Repo)
-	out, err2 := filepath.Abs(opt.Out)
-	if err1 != nil || err2 != nil {
+	skip := outputFilter(opt)
+	if skip == nil {
 		return files
 	}
-	rel, err := filepath.Rel(repo, out)
-	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-		return files
-	}
-	rel = filepath.ToSlash(rel)
-	dir, base := path.Split(rel)
 	kept := files[:0:0]
 	for _, f := range files {
-		if strings.HasPrefix(f.Path, rel+"/") || strings.HasPrefix(f.Path, dir+"."+base+".engram-") {
-			continue
+		if !skip(f.Path) {
+			kept = append(kept, f)
 		}
-		kept = append(kept, f)
 	}
 	return kept
 }

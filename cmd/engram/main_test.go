@@ -12,18 +12,41 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/source"
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"engram": main})
+	// The query cache of in-process tests goes to a temporary directory,
+	// never the user's; scripts get their own (see TestScripts).
+	cache, err := os.MkdirTemp("", "engram-test-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv(indexer.CacheEnv, cache)
+	testscript.Main(cleanup{m, cache}, map[string]func(){"engram": main})
+}
+
+// cleanup removes dir after the tests: testscript.Main exits the process.
+type cleanup struct {
+	m   *testing.M
+	dir string
+}
+
+func (c cleanup) Run() int {
+	defer os.RemoveAll(c.dir)
+	return c.m.Run()
 }
 
 // TestScripts runs the CLI end to end: testdata/script/*.txtar.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv(indexer.CacheEnv, filepath.Join(env.WorkDir, ".cache"))
+			return nil
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"commit": cmdCommit,
 		},

@@ -25,10 +25,19 @@ const usage = `engram turns a git repository of agent memory into JSON indexes a
 Usage:
   engram build [--repo DIR] [--out public] [--base-url URL] [--now TIME] [--strict] [--force] [-v]
   engram check [--repo DIR] [--format text|json|github] [--strict]
+  engram episodes [--outcome O] [--since 7d] [--tag T] [--task TEXT] [--json]
+  engram decisions EPISODE [--json]
+  engram patterns [--min-success 0.7] [--min-occurrences 3] [--json]
+  engram antipatterns [--max-success 0.3] [--min-occurrences 2] [--json]
+  engram path FROM TO [--max-depth 5] [--json]
+  engram whatif --episode E --decision D [--option O] [--json]
   engram version
 
 --repo defaults to the current directory, or to ./content when the current
 directory holds no memory repository but ./content does (the demo).
+Queries (episodes ... whatif) take --repo and --now too. They answer from
+the cache the last build left (in $ENGRAM_CACHE_DIR, or the user's cache
+directory), and read the repository again when it has changed since.
 `
 
 // errUsage marks errors in the command line: exit code 2.
@@ -45,6 +54,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdBuild(ctx, args[1:], stdout, stderr)
 	case "check":
 		err = cmdCheck(ctx, args[1:], stdout, stderr)
+	case "episodes":
+		err = cmdEpisodes(ctx, args[1:], stdout, stderr)
+	case "decisions":
+		err = cmdDecisions(ctx, args[1:], stdout, stderr)
+	case "patterns":
+		err = cmdPatterns(ctx, args[1:], stdout, stderr)
+	case "antipatterns":
+		err = cmdAntipatterns(ctx, args[1:], stdout, stderr)
+	case "path":
+		err = cmdPath(ctx, args[1:], stdout, stderr)
+	case "whatif":
+		err = cmdWhatIf(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "engram", indexer.Version)
 	case "help", "-h", "--help":

@@ -1,0 +1,236 @@
+package indexer
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/source"
+)
+
+// The query cache: every build leaves a snapshot of its documents (less
+// the prose) in a cache directory of the user's, keyed by the repository's
+// absolute path, with a fingerprint of the repository it was made from.
+// A query answers from it while the fingerprint holds, and otherwise reads
+// the repository again (every stage but the site) and replaces it. The
+// cache is never part of the output and never read by a build.
+
+// CacheEnv names the environment variable that overrides the cache
+// directory.
+const CacheEnv = "ENGRAM_CACHE_DIR"
+
+// cacheFormat changes whenever the files of the cache change shape.
+const cacheFormat = 1
+
+// Part is a part of a snapshot; a query reads only the parts it needs.
+type Part int
+
+const (
+	PartEpisodes Part = 1 << iota
+	PartPatterns
+	PartGraph
+)
+
+var partFiles = []struct {
+	part Part
+	name string
+}{{PartEpisodes, "episodes.json"}, {PartPatterns, "patterns.json"}, {PartGraph, "graph.json"}}
+
+type cacheMeta struct {
+	Format        int       `json:"format"`
+	Generator     string    `json:"generator"`
+	Repo          string    `json:"repo"`
+	Out           string    `json:"out"`
+	Now           string    `json:"now"`
+	Fingerprint   string    `json:"fingerprint"`
+	ReferenceTime time.Time `json:"reference_time"`
+	Commit        string    `json:"commit"`
+}
+
+// SnapshotInfo says where a snapshot came from.
+type SnapshotInfo struct {
+	// Refreshed is true when the repository had moved on since the cache
+	// was written (or there was none), and was read again.
+	Refreshed bool
+	// Diagnostics and Errors count the diagnostics of that read.
+	Diagnostics, Errors int
+	// CacheErr is why the fresh snapshot could not be cached; the
+	// snapshot is good regardless.
+	CacheErr error
+}
+
+// Snapshot returns what the queries of the command line answer from, for
+// the repository opt.Repo as it is now.
+func Snapshot(ctx context.Context, opt Options, parts Part) (*query.Snapshot, SnapshotInfo, error) {
+	opt = opt.withDefaults()
+	dir, err := cacheDir(opt.Repo, opt.CacheDir)
+	if err != nil {
+		return nil, SnapshotInfo{}, err
+	}
+	meta, _ := readMeta(dir)
+	if meta.Out != "" {
+		opt.Out = meta.Out
+	}
+	fp, err := fingerprint(opt)
+	if err != nil {
+		return nil, SnapshotInfo{}, newRepoError(opt.Repo, err)
+	}
+	if meta.Format == cacheFormat && meta.Generator == Version && meta.Fingerprint == fp && meta.Now == nowKey(opt.Now) {
+		if snap, err := readSnapshot(dir, meta, parts); err == nil {
+			return snap, SnapshotInfo{}, nil
+		}
+	}
+	in, err := Load(ctx, opt, nil)
+	if err != nil {
+		return nil, SnapshotInfo{}, err
+	}
+	snap := query.FromSite(export.Documents(in.Export))
+	info := SnapshotInfo{Refreshed: true, Diagnostics: len(in.Diagnostics), Errors: in.Counts["errors"]}
+	info.CacheErr = writeCache(dir, opt, fp, snap)
+	return snap, info, nil
+}
+
+// fingerprint is the repository's fingerprint, leaving out the build's
+// own output when it lies inside the repository.
+func fingerprint(opt Options) (string, error) {
+	return source.Fingerprint(opt.Repo, outputFilter(opt))
+}
+
+func nowKey(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}
+
+// cacheDir is the cache directory of one repository: under $ENGRAM_CACHE_DIR,
+// or the user's cache directory, or the temporary directory.
+func cacheDir(repo, override string) (string, error) {
+	abs, err := filepath.Abs(repo)
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	base := override
+	if base == "" {
+		base = os.Getenv(CacheEnv)
+	}
+	if base == "" {
+		if d, err := os.UserCacheDir(); err == nil {
+			base = filepath.Join(d, "engram")
+		} else {
+			base = filepath.Join(os.TempDir(), fmt.Sprintf("engram-cache-%d", os.Getuid()))
+		}
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(base, hex.EncodeToString(sum[:8])), nil
+}
+
+func readMeta(dir string) (cacheMeta, error) {
+	var m cacheMeta
+	data, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+	if err != nil {
+		return m, err
+	}
+	return m, json.Unmarshal(data, &m)
+}
+
+func readSnapshot(dir string, meta cacheMeta, parts Part) (*query.Snapshot, error) {
+	snap := &query.Snapshot{ReferenceTime: meta.ReferenceTime, Commit: meta.Commit}
+	targets := map[Part]any{PartEpisodes: &snap.Episodes, PartPatterns: &snap.Patterns, PartGraph: &snap.Graph}
+	for _, f := range partFiles {
+		if parts&f.part == 0 {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, f.name))
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(data, targets[f.part]); err != nil {
+			return nil, fmt.Errorf("cache %s: %w", f.name, err)
+		}
+	}
+	return snap, nil
+}
+
+// writeCache replaces the cache of a repository: written aside, then
+// renamed into place, so a reader sees the old cache or the new one (or
+// none, and reads the repository).
+func writeCache(dir string, opt Options, fp string, snap *query.Snapshot) error {
+	repo, err := filepath.Abs(opt.Repo)
+	if err != nil {
+		return err
+	}
+	out, err := filepath.Abs(opt.Out)
+	if err != nil {
+		return err
+	}
+	meta := cacheMeta{Format: cacheFormat, Generator: Version, Repo: repo, Out: out, Now: nowKey(opt.Now),
+		Fingerprint: fp, ReferenceTime: snap.ReferenceTime, Commit: snap.Commit}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return fmt.Errorf("write cache: %w", err)
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+".tmp-")
+	if err != nil {
+		return fmt.Errorf("write cache: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	files := map[string]any{"episodes.json": snap.Episodes, "patterns.json": snap.Patterns, "graph.json": snap.Graph, "meta.json": meta}
+	for name, v := range files {
+		data, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("write cache: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
+			return fmt.Errorf("write cache: %w", err)
+		}
+	}
+	old := dir + ".old"
+	_ = os.RemoveAll(old)
+	if err := os.Rename(dir, old); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("write cache: %w", err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return fmt.Errorf("write cache: %w", err)
+	}
+	return os.RemoveAll(old)
+}
+
+// outputFilter returns a test for the repository-relative paths that
+// belong to the build's own output (and the directories a build writes
+// beside it), when the output directory lies inside the repository; nil
+// otherwise.
+func outputFilter(opt Options) func(string) bool {
+	repo, err1 := filepath.Abs(opt.Repo)
+	out, err2 := filepath.Abs(opt.Out)
+	if err1 != nil || err2 != nil {
+		return nil
+	}
+	if r, err := filepath.EvalSymlinks(repo); err == nil {
+		repo = r
+	}
+	if o, err := filepath.EvalSymlinks(filepath.Dir(out)); err == nil {
+		out = filepath.Join(o, filepath.Base(out))
+	}
+	rel, err := filepath.Rel(repo, out)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return nil
+	}
+	rel = filepath.ToSlash(rel)
+	dir, base := path.Split(rel)
+	return func(p string) bool {
+		return strings.HasPrefix(p, rel+"/") || strings.HasPrefix(p, dir+"."+base+".engram-")
+	}
+}

@@ -1,0 +1,75 @@
+package query
+
+import (
+	"github.com/engramhq/engram/indexer/causal"
+	"github.com/engramhq/engram/indexer/export"
+)
+
+// Path is `engram path --json` (SPEC §4.0).
+type Path struct {
+	From     string        `json:"from"`
+	To       string        `json:"to"`
+	Nodes    []string      `json:"nodes"`
+	Edges    []export.Edge `json:"edges"`
+	Strength float64       `json:"strength"`
+}
+
+// NoPathError says that two known nodes are not connected within the
+// depth limit.
+type NoPathError struct {
+	From, To string
+	MaxDepth int
+}
+
+func (e *NoPathError) Error() string {
+	return "no causal path from " + e.From + " to " + e.To + " within " + itoa(e.MaxDepth) + " edges"
+}
+
+// Node finds a graph node by id, ignoring case and Unicode normalisation.
+func (s *Snapshot) Node(id string) (Node, error) {
+	g := &s.Graph
+	if g.byKey == nil {
+		g.byKey = make(map[string]Node, len(g.Nodes))
+		for _, n := range g.Nodes {
+			g.byKey[causal.Key(n.ID)] = n
+		}
+	}
+	if n, ok := g.byKey[causal.Key(id)]; ok {
+		return n, nil
+	}
+	names := make([]string, len(g.Nodes))
+	for i, n := range g.Nodes {
+		names[i] = n.ID
+	}
+	return Node{}, &NotFoundError{What: "note or graph node", Name: id, Suggestions: suggest(id, names)}
+}
+
+// StrongestPath is the causal path from → to with the greatest product of
+// edge weights, at most maxDepth edges (SPEC §3).
+func (s *Snapshot) StrongestPath(from, to string, maxDepth int) (Path, error) {
+	a, err := s.Node(from)
+	if err != nil {
+		return Path{}, err
+	}
+	b, err := s.Node(to)
+	if err != nil {
+		return Path{}, err
+	}
+	g := &s.Graph
+	if g.paths == nil {
+		edges := make([]causal.Edge, len(g.Edges))
+		for i, e := range g.Edges {
+			edges[i] = causal.Edge{Source: e.Source, Target: e.Target, Type: e.Type, Weight: e.Weight, EvidenceCount: e.EvidenceCount}
+		}
+		g.paths = causal.NewPaths(edges)
+	}
+	p, ok := g.paths.Strongest(a.ID, b.ID, maxDepth)
+	if !ok {
+		return Path{}, &NoPathError{From: a.ID, To: b.ID, MaxDepth: maxDepth}
+	}
+	out := Path{From: a.ID, To: b.ID, Nodes: p.Nodes, Edges: []export.Edge{}, Strength: round(p.Strength)}
+	for _, e := range p.Edges {
+		out.Edges = append(out.Edges, export.Edge{Source: e.Source, Target: e.Target, Type: e.Type, Weight: e.Weight, EvidenceCount: e.EvidenceCount})
+	}
+	return out, nil
+}

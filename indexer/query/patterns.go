@@ -1,0 +1,55 @@
+package query
+
+import (
+	"sort"
+
+	"github.com/engramhq/engram/indexer/export"
+)
+
+// rateTolerance keeps a threshold written in decimal inclusive: 0.3 is a
+// rate of 0.3 (as the graph stage does).
+const rateTolerance = 1e-9
+
+// BestPatterns returns the patterns that are not antipatterns, with
+// success_rate at least minSuccess over at least minOccurrences, best
+// first: by confidence, then success_rate, then occurrences (all
+// descending), then id.
+func (s *Snapshot) BestPatterns(minSuccess float64, minOccurrences int) []export.Pattern {
+	out := []export.Pattern{}
+	for _, p := range s.Patterns {
+		if p.Antipattern || p.SuccessRate == nil || *p.SuccessRate+rateTolerance < minSuccess || p.Occurrences < minOccurrences {
+			continue
+		}
+		out = append(out, p)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		switch {
+		case *a.Confidence != *b.Confidence:
+			return *a.Confidence > *b.Confidence
+		case *a.SuccessRate != *b.SuccessRate:
+			return *a.SuccessRate > *b.SuccessRate
+		case a.Occurrences != b.Occurrences:
+			return a.Occurrences > b.Occurrences
+		}
+		return a.ID < b.ID
+	})
+	return out
+}
+
+// FindAntipatterns classifies the patterns again with the given thresholds
+// (SPEC §3: declared antipatterns, and any pattern with success_rate at
+// most maxSuccess over at least minOccurrences) and returns them in SPEC
+// §3's order.
+func (s *Snapshot) FindAntipatterns(maxSuccess float64, minOccurrences int) []export.Pattern {
+	out := []export.Pattern{}
+	for _, p := range s.Patterns {
+		byRate := p.SuccessRate != nil && *p.SuccessRate <= maxSuccess+rateTolerance && p.Occurrences >= minOccurrences
+		if p.Type == "antipattern" || byRate {
+			p.Antipattern = true
+			out = append(out, p)
+		}
+	}
+	export.SortAntipatterns(out)
+	return out
+}

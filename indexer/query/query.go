@@ -1,0 +1,117 @@
+// Package query answers the command line's questions (SPEC §5) from a
+// Snapshot of the last build: episodes by filter, patterns and
+// antipatterns by threshold, the strongest causal path, the decisions of
+// an episode and what-if (SPEC §5.1). It reads no repository and renders
+// nothing; the indexer keeps the snapshot fresh.
+package query
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/engramhq/engram/indexer/causal"
+	"github.com/engramhq/engram/indexer/export"
+)
+
+// Snapshot is what queries need of a build: the documents of the JSON
+// API less the prose.
+type Snapshot struct {
+	ReferenceTime time.Time
+	Commit        string
+	Episodes      []Episode        // sorted by date descending, then id
+	Patterns      []export.Pattern // summaries, sorted by id
+	Graph         Graph
+}
+
+// Episode is an episode summary with its decisions.
+type Episode struct {
+	export.EpisodeSummary
+	Decisions []export.Decision `json:"decisions"`
+}
+
+// Graph is the causal graph: node ids and types, and the edges.
+type Graph struct {
+	Nodes []Node          `json:"nodes"`
+	Edges []export.Edge   `json:"edges"`
+	paths *causal.Paths   // built on first use
+	byKey map[string]Node // node by causal.Key of its id, built on first use
+}
+
+// Node is a graph node.
+type Node struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
+	URL  string `json:"url"`
+}
+
+// FromSite takes a snapshot of a build's documents.
+func FromSite(s *export.Site) *Snapshot {
+	snap := &Snapshot{ReferenceTime: s.ReferenceTime, Commit: s.Manifest.Commit}
+	for _, e := range s.Episodes {
+		snap.Episodes = append(snap.Episodes, Episode{EpisodeSummary: e.EpisodeSummary, Decisions: e.Decisions})
+	}
+	for _, p := range s.Patterns {
+		p.Relations, p.Links, p.Backlinks, p.Sections, p.Source, p.LastValidated = nil, nil, nil, nil, nil, ""
+		snap.Patterns = append(snap.Patterns, p)
+	}
+	for _, n := range s.Graph.Nodes {
+		snap.Graph.Nodes = append(snap.Graph.Nodes, Node{ID: n.ID, Type: n.Type, URL: n.URL})
+	}
+	for _, e := range s.Graph.Edges {
+		snap.Graph.Edges = append(snap.Graph.Edges, e.Edge)
+	}
+	return snap
+}
+
+// NotFoundError is a query naming something the snapshot does not have.
+type NotFoundError struct {
+	What, Name string
+	// Suggestions are close names, at most five.
+	Suggestions []string
+}
+
+func (e *NotFoundError) Error() string {
+	msg := fmt.Sprintf("no %s named %q", e.What, e.Name)
+	if len(e.Suggestions) > 0 {
+		msg += "; did you mean " + strings.Join(quoteAll(e.Suggestions), ", ") + "?"
+	}
+	return msg
+}
+
+func quoteAll(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = fmt.Sprintf("%q", v)
+	}
+	return out
+}
+
+// suggest returns up to five of names that contain name, or that name
+// contains, ignoring case.
+func suggest(name string, names []string) []string {
+	k := causal.Key(name)
+	var out []string
+	for _, n := range names {
+		nk := causal.Key(n)
+		if k != "" && (strings.Contains(nk, k) || strings.Contains(k, nk)) {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	if len(out) > 5 {
+		out = out[:5]
+	}
+	return out
+}
+
+func (s *Snapshot) refTime() string { return s.ReferenceTime.UTC().Format(export.TimeFormat) }
+
+// List wraps items in the shape of every list file (SPEC §4.0).
+func List[T any](s *Snapshot, items []T) export.List[T] {
+	if items == nil {
+		items = []T{}
+	}
+	return export.List[T]{Version: export.SchemaVersion, ReferenceTime: s.refTime(), Items: items}
+}
