@@ -51,7 +51,7 @@ func renderEpisode(d *doc, it *item) {
 	episodeFrontMatter(d, it, r)
 	contextSection(d, it, r)
 	observations(d, r, true)
-	decisions(d, r, it.session)
+	it.Decisions = decisions(d, r, it.session)
 	events(d, r, it.session)
 	lessons(d, r, it.rev)
 	relations(d, it)
@@ -113,9 +113,11 @@ func observations(d *doc, r *rand.Rand, episode bool) {
 	}
 }
 
-func decisions(d *doc, r *rand.Rand, at time.Time) {
+// decisions writes one to three decisions and returns their ground truth.
+func decisions(d *doc, r *rand.Rand, at time.Time) []Decision {
 	d.section("Decisions")
 	n := 1 + r.IntN(3)
+	var out []Decision
 	for k := 1; k <= n; k++ {
 		id := decisionID(k)
 		opts := pickN(r, choices, 2+r.IntN(2))
@@ -125,16 +127,21 @@ func decisions(d *doc, r *rand.Rand, at time.Time) {
 		d.line("### ", id, ": How to handle the ", pick(r, subjects))
 		d.line()
 		d.line("- **Timestamp**: ", stamp(at.Add(time.Duration(k)*time.Minute)))
-		d.line("- **Type**: ", pick(r, decisionTypes))
+		dec := Decision{ID: id, Type: pick(r, decisionTypes), Options: opts}
+		d.line("- **Type**: ", dec.Type)
 		d.line("- **Context**: The ", pick(r, subjects), " had ", pick(r, problems))
 		d.line("- **Options**: ", strings.Join(opts, ", "))
-		d.line("- **Chosen**: ", opts[r.IntN(len(opts))])
+		dec.Chosen = opts[r.IntN(len(opts))]
+		d.line("- **Chosen**: ", dec.Chosen)
 		d.line("- **Rationale**: It keeps the ", pick(r, subjects), " simple")
-		d.line("- **Outcome**: ", outcomes[r.IntN(len(outcomes))])
+		dec.Outcome = outcomes[r.IntN(len(outcomes))]
+		d.line("- **Outcome**: ", dec.Outcome)
 		if k < n {
 			d.line("- **Effects**: [[", decisionID(k+1), "]]")
 		}
+		out = append(out, dec)
 	}
+	return out
 }
 
 func decisionID(k int) string {

@@ -140,8 +140,20 @@ type Note struct {
 	Outcome string
 	Task    string
 	Tags    []string
+	// Decisions are an episode's decisions, in file order.
+	Decisions []Decision
 	// Pattern is set for patterns and antipatterns.
 	Pattern *Pattern
+}
+
+// Decision is the ground truth of one decision of an episode. Options come
+// from a small shared vocabulary, so the same option is chosen in several
+// episodes (what-if has precedents to weigh).
+type Decision struct {
+	ID, Type string
+	Options  []string
+	Chosen   string
+	Outcome  string
 }
 
 // Pattern is the ground truth of a pattern or antipattern note.
@@ -167,6 +179,9 @@ type Pattern struct {
 	// thresholds: type antipattern, or success_rate <= 0.3 with
 	// occurrences >= 2.
 	Antipattern bool
+	// Tautology: the action only restates the trigger (every tenth
+	// pattern, from the fifth).
+	Tautology bool
 	// Edges are the causal relationships, in file order.
 	Edges []Edge
 }

@@ -193,6 +193,12 @@ func (g *generator) newPattern(j, c int, anti bool) *item {
 		Action:        pick(g.r, verbs) + " the " + pick(g.r, subjects) + " first",
 		LastValidated: g.when(c).Truncate(24 * time.Hour),
 	}
+	if j%10 == 4 {
+		// A tautology, as ai-agents' extractor wrote them: the action is
+		// the trigger again.
+		it.Pattern.Action = it.Pattern.Trigger
+		it.Pattern.Tautology = true
+	}
 	return it
 }
 
