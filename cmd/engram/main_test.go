@@ -106,6 +106,14 @@ func TestExitCodes(t *testing.T) {
 		{"extra argument", []string{"check", "--repo", repo, "extra"}, exitUsage},
 		{"bad --format", []string{"check", "--repo", repo, "--format", "xml"}, exitUsage},
 		{"version", []string{"version"}, exitOK},
+		{"episodes", []string{"episodes", "--repo", repo}, exitOK},
+		{"decisions of an unknown episode", []string{"decisions", "--repo", repo, "EPISODE-nope"}, exitFail},
+		{"path between unknown notes", []string{"path", "--repo", repo, "A", "B"}, exitFail},
+		{"path with one argument", []string{"path", "--repo", repo, "A"}, exitUsage},
+		{"path with --max-depth 0", []string{"path", "--repo", repo, "A", "B", "--max-depth", "0"}, exitUsage},
+		{"whatif without --decision", []string{"whatif", "--repo", repo, "--episode", "EPISODE-good"}, exitUsage},
+		{"episodes with a bad --since", []string{"episodes", "--repo", repo, "--since", "soon"}, exitUsage},
+		{"antipatterns of a missing repository", []string{"antipatterns", "--repo", filepath.Join(repo, "nope")}, exitFail},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
