@@ -3,6 +3,7 @@ package site
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"path"
 	"strings"
 
@@ -29,7 +30,8 @@ type frontMatter struct {
 // pages builds the content of the site from the export documents.
 func pages(s *export.Site, md markdown) []page {
 	ps := []page{
-		{path: "_index.md", fm: frontMatter{Title: s.Title, Params: map[string]any{"kind": "home", "counts": s.Manifest.Counts, "commit": s.Manifest.Commit, "reference_time": s.Manifest.ReferenceTime}}},
+		{path: "_index.md", fm: frontMatter{Title: s.Title, Params: map[string]any{"kind": "home", "counts": s.Manifest.Counts, "commit": s.Manifest.Commit,
+			"reference_time": s.Manifest.ReferenceTime, "antipatterns": antipatternSlugs(s), "health": health(s)}}},
 		{path: "episodes/_index.md", fm: frontMatter{Title: "Episodes", Params: map[string]any{"kind": "episodes"}}},
 		{path: "patterns/_index.md", fm: frontMatter{Title: "Patterns", Params: map[string]any{"kind": "patterns"}}},
 		{path: "notes/_index.md", fm: frontMatter{Title: "Notes", Params: map[string]any{"kind": "notes"}}},
@@ -62,6 +64,39 @@ func pages(s *export.Site, md markdown) []page {
 		}})
 	}
 	return ps
+}
+
+// antipatternSlugs lists the antipatterns' page slugs in SPEC §3's order.
+func antipatternSlugs(s *export.Site) []string {
+	out := []string{}
+	for _, p := range s.Antipatterns {
+		out = append(out, slug(p.URL))
+	}
+	return out
+}
+
+// healthView is health.json with a page for every id it names.
+type healthView struct {
+	export.Health
+	TautologyRefs   []export.Ref `json:"tautology_refs"`
+	DefaultRateRefs []export.Ref `json:"default_rate_refs"`
+	IsolatedPercent float64      `json:"isolated_percent"`
+}
+
+func health(s *export.Site) healthView {
+	urls := map[string]string{}
+	for _, p := range s.Patterns {
+		urls[p.ID] = p.URL
+	}
+	refs := func(ids []string) []export.Ref {
+		out := []export.Ref{}
+		for _, id := range ids {
+			out = append(out, export.Ref{ID: id, Type: "pattern", URL: urls[id]})
+		}
+		return out
+	}
+	return healthView{Health: s.Health, TautologyRefs: refs(s.Health.Tautologies), DefaultRateRefs: refs(s.Health.DefaultRates),
+		IsolatedPercent: math.Round(s.Health.IsolatedShare * 100)}
 }
 
 // slug is the last path element of a page URL.
