@@ -120,7 +120,7 @@ func TestBrowserDemo(t *testing.T) {
 		parts []string // CSS selectors that must be present
 		text  string   // text the page must show
 	}{
-		{"/", []string{"#counts", "#warnings", "#recent", "table a[href*='/episodes/']"}, "Acme Payments agent memory"},
+		{"/", []string{"#counts", "#warnings", "#recent", "#health", "section.health a[href$='health.json']", "table a[href*='/episodes/']"}, "Acme Payments agent memory"},
 		{"/episodes/", []string{"table tbody tr", ".badge.failure"}, "newest first"},
 		{"/episodes/episode-2026-08-26-session-09/", []string{"#context", "#observations", "#decisions", "#timeline", "#lessons", "#relations", "#backlinks", "#source", ".missing", "link[rel=alternate][type='application/json']"}, "Switch ledger reads"},
 		{"/patterns/", []string{"table tbody tr.anti"}, "Wilson lower bound"},
