@@ -1,8 +1,11 @@
 package indexer
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -30,7 +33,7 @@ import (
 const CacheEnv = "ENGRAM_CACHE_DIR"
 
 // cacheFormat changes whenever the files of the cache change shape.
-const cacheFormat = 1
+const cacheFormat = 3
 
 // Part is a part of a snapshot; a query reads only the parts it needs.
 type Part int
@@ -44,7 +47,7 @@ const (
 var partFiles = []struct {
 	part Part
 	name string
-}{{PartEpisodes, "episodes.json"}, {PartPatterns, "patterns.json"}, {PartGraph, "graph.json"}}
+}{{PartEpisodes, "episodes.json"}, {PartPatterns, "patterns.json"}, {PartGraph, "graph.gob"}}
 
 type cacheMeta struct {
 	Format        int       `json:"format"`
@@ -149,20 +152,83 @@ func readMeta(dir string) (cacheMeta, error) {
 
 func readSnapshot(dir string, meta cacheMeta, parts Part) (*query.Snapshot, error) {
 	snap := &query.Snapshot{ReferenceTime: meta.ReferenceTime, Commit: meta.Commit}
-	targets := map[Part]any{PartEpisodes: &snap.Episodes, PartPatterns: &snap.Patterns, PartGraph: &snap.Graph}
+	var g cachedGraph
+	targets := map[Part]any{PartEpisodes: &snap.Episodes, PartPatterns: &snap.Patterns, PartGraph: &g}
 	for _, f := range partFiles {
 		if parts&f.part == 0 {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, f.name))
+		file, err := os.Open(filepath.Join(dir, f.name))
 		if err != nil {
 			return nil, err
 		}
-		if err := json.Unmarshal(data, targets[f.part]); err != nil {
+		r := bufio.NewReaderSize(file, 1<<16)
+		if strings.HasSuffix(f.name, ".gob") {
+			err = gob.NewDecoder(r).Decode(targets[f.part])
+		} else {
+			err = json.NewDecoder(r).Decode(targets[f.part])
+		}
+		file.Close()
+		if err != nil {
 			return nil, fmt.Errorf("cache %s: %w", f.name, err)
 		}
 	}
+	if parts&PartGraph != 0 {
+		snap.Graph = g.graph()
+	}
+	snap.FillEmpty()
 	return snap, nil
+}
+
+// cachedGraph is the graph with every id stored once: edges name their
+// nodes by index. It is most of what a path query reads.
+type cachedGraph struct {
+	IDs, Types []string // of the nodes
+	EdgeTypes  []string
+	Src, Dst   []int32
+	Type       []uint8
+	Weight     []float64
+	Count      []int32
+}
+
+func newCachedGraph(g query.Graph) (cachedGraph, error) {
+	c := cachedGraph{}
+	index := make(map[string]int32, len(g.Nodes))
+	for i, n := range g.Nodes {
+		c.IDs, c.Types = append(c.IDs, n.ID), append(c.Types, n.Type)
+		index[n.ID] = int32(i)
+	}
+	types := map[string]uint8{}
+	for _, e := range g.Edges {
+		t, ok := types[e.Type]
+		if !ok {
+			if len(c.EdgeTypes) == 255 {
+				return c, fmt.Errorf("cache: more than 255 edge types")
+			}
+			t = uint8(len(c.EdgeTypes))
+			types[e.Type] = t
+			c.EdgeTypes = append(c.EdgeTypes, e.Type)
+		}
+		s, okS := index[e.Source]
+		d, okD := index[e.Target]
+		if !okS || !okD {
+			return c, fmt.Errorf("cache: edge %s -> %s names a node the graph does not have", e.Source, e.Target)
+		}
+		c.Src, c.Dst, c.Type = append(c.Src, s), append(c.Dst, d), append(c.Type, t)
+		c.Weight, c.Count = append(c.Weight, e.Weight), append(c.Count, int32(e.EvidenceCount))
+	}
+	return c, nil
+}
+
+func (c cachedGraph) graph() query.Graph {
+	g := query.Graph{Nodes: make([]query.Node, len(c.IDs)), Edges: make([]export.Edge, len(c.Src))}
+	for i := range c.IDs {
+		g.Nodes[i] = query.Node{ID: c.IDs[i], Type: c.Types[i]}
+	}
+	for i := range c.Src {
+		g.Edges[i] = export.Edge{Source: c.IDs[c.Src[i]], Target: c.IDs[c.Dst[i]], Type: c.EdgeTypes[c.Type[i]], Weight: c.Weight[i], EvidenceCount: int(c.Count[i])}
+	}
+	return g
 }
 
 // writeCache replaces the cache of a repository: written aside, then
@@ -177,6 +243,10 @@ func writeCache(dir string, opt Options, fp string, snap *query.Snapshot) error 
 	if err != nil {
 		return err
 	}
+	g, err := newCachedGraph(snap.Graph)
+	if err != nil {
+		return err
+	}
 	meta := cacheMeta{Format: cacheFormat, Generator: Version, Repo: repo, Out: out, Now: nowKey(opt.Now),
 		Fingerprint: fp, ReferenceTime: snap.ReferenceTime, Commit: snap.Commit}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
@@ -187,15 +257,29 @@ func writeCache(dir string, opt Options, fp string, snap *query.Snapshot) error 
 		return fmt.Errorf("write cache: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	files := map[string]any{"episodes.json": snap.Episodes, "patterns.json": snap.Patterns, "graph.json": snap.Graph, "meta.json": meta}
-	for name, v := range files {
-		data, err := json.Marshal(v)
+	// The documents are JSON, which keeps a rate of 0 apart from no rate
+	// (gob drops both); the graph is gob, which reads faster.
+	for name, v := range map[string]any{"episodes.json": snap.Episodes, "patterns.json": snap.Patterns, "graph.gob": g} {
+		var buf bytes.Buffer
+		var err error
+		if strings.HasSuffix(name, ".gob") {
+			err = gob.NewEncoder(&buf).Encode(v)
+		} else {
+			err = json.NewEncoder(&buf).Encode(v)
+		}
 		if err != nil {
 			return fmt.Errorf("write cache: %w", err)
 		}
-		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(tmp, name), buf.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("write cache: %w", err)
 		}
+	}
+	data, err := json.Marshal(meta)
+	if err != nil {
+		return fmt.Errorf("write cache: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "meta.json"), data, 0o644); err != nil {
+		return fmt.Errorf("write cache: %w", err)
 	}
 	old := dir + ".old"
 	_ = os.RemoveAll(old)

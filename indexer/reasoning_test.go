@@ -2,6 +2,7 @@ package indexer_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"maps"
 	"math"
@@ -246,9 +247,19 @@ func TestCausalReasoningGenerated(t *testing.T) {
 			t.Fatalf("second snapshot: refreshed %v, error %v", info.Refreshed, err)
 		}
 		fresh := query.FromSite(docs)
-		if !reflect.DeepEqual(again.Patterns, fresh.Patterns) || !reflect.DeepEqual(again.Episodes, fresh.Episodes) ||
-			!reflect.DeepEqual(again.Graph.Edges, fresh.Graph.Edges) || !reflect.DeepEqual(again.Graph.Nodes, fresh.Graph.Nodes) {
-			t.Error("the cached snapshot differs from the documents")
+		for name, pair := range map[string][2]any{
+			"patterns": {again.Patterns, fresh.Patterns}, "episodes": {again.Episodes, fresh.Episodes},
+			"edges": {again.Graph.Edges, fresh.Graph.Edges}, "nodes": {again.Graph.Nodes, fresh.Graph.Nodes},
+		} {
+			if !reflect.DeepEqual(pair[0], pair[1]) {
+				a, _ := json.Marshal(pair[0])
+				b, _ := json.Marshal(pair[1])
+				i := 0
+				for i < min(len(a), len(b)) && a[i] == b[i] {
+					i++
+				}
+				t.Errorf("cached %s differ from the documents at byte %d: %.80s vs %.80s", name, i, a[max(i-40, 0):], b[max(i-40, 0):])
+			}
 		}
 	})
 }

@@ -43,7 +43,6 @@ type Graph struct {
 type Node struct {
 	ID   string `json:"id"`
 	Type string `json:"type"`
-	URL  string `json:"url"`
 }
 
 // FromSite takes a snapshot of a build's documents.
@@ -57,7 +56,7 @@ func FromSite(s *export.Site) *Snapshot {
 		snap.Patterns = append(snap.Patterns, p)
 	}
 	for _, n := range s.Graph.Nodes {
-		snap.Graph.Nodes = append(snap.Graph.Nodes, Node{ID: n.ID, Type: n.Type, URL: n.URL})
+		snap.Graph.Nodes = append(snap.Graph.Nodes, Node{ID: n.ID, Type: n.Type})
 	}
 	for _, e := range s.Graph.Edges {
 		snap.Graph.Edges = append(snap.Graph.Edges, e.Edge)
@@ -114,4 +113,33 @@ func List[T any](s *Snapshot, items []T) export.List[T] {
 		items = []T{}
 	}
 	return export.List[T]{Version: export.SchemaVersion, ReferenceTime: s.refTime(), Items: items}
+}
+
+// FillEmpty turns the nil lists of a decoded snapshot back into empty
+// ones, as the documents have them, so that JSON output prints [] and
+// never null. (encoding/gob, which the cache uses, does not keep the
+// difference.)
+func (s *Snapshot) FillEmpty() {
+	for i := range s.Patterns {
+		p := &s.Patterns[i]
+		fill(&p.Tags)
+		fill(&p.Evidence)
+		fill(&p.EdgesOut)
+		fill(&p.EdgesIn)
+	}
+	for i := range s.Episodes {
+		e := &s.Episodes[i]
+		fill(&e.Tags)
+		fill(&e.Decisions)
+		for j := range e.Decisions {
+			fill(&e.Decisions[j].Options)
+			fill(&e.Decisions[j].Effects)
+		}
+	}
+}
+
+func fill[T any](s *[]T) {
+	if *s == nil {
+		*s = []T{}
+	}
 }

@@ -6,6 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -21,25 +27,22 @@ func Fingerprint(dir string, skip func(path string) bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	t, err := walkTree(root)
+	entries, err := statTree(root)
 	if err != nil {
 		return "", fmt.Errorf("open repository %s: %w", dir, err)
 	}
 	h := sha256.New()
 	var num [8]byte
-	for i, f := range t.files {
-		if skip != nil && skip(f.Path) {
+	for _, e := range entries {
+		if skip != nil && skip(e.path) {
 			continue
 		}
-		h.Write([]byte(f.Path))
-		h.Write([]byte{0})
-		binary.LittleEndian.PutUint64(num[:], uint64(f.Size))
+		h.Write([]byte(e.path))
+		h.Write([]byte{0, e.kind})
+		binary.LittleEndian.PutUint64(num[:], uint64(e.size))
 		h.Write(num[:])
-		binary.LittleEndian.PutUint64(num[:], uint64(t.mtime[i]))
+		binary.LittleEndian.PutUint64(num[:], uint64(e.mtime))
 		h.Write(num[:])
-	}
-	for _, d := range t.diags { // a new symlink or submodule changes the report
-		h.Write([]byte(d.Rule + " " + d.Path + "\x00"))
 	}
 	r, prefix, err := openGit(root)
 	if err != nil {
@@ -58,4 +61,81 @@ func Fingerprint(dir string, skip func(path string) bool) (string, error) {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// statEntry is what the fingerprint knows of one path of the tree.
+type statEntry struct {
+	path        string
+	kind        byte // 'f' file, 'l' symlink, 's' submodule, 'o' other, 'u' unreadable
+	size, mtime int64
+}
+
+// statTree lists the tree as walkTree sees it (the same files, the same
+// symlinks, submodules and special files), with each file's size and
+// modification time. The file system of a working tree is often slow to
+// answer (a network or overlay mount) but answers many requests at once,
+// so directories are read and files stat'ed concurrently; the result is
+// sorted by path.
+func statTree(root string) ([]statEntry, error) {
+	top, err := os.ReadDir(root)
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	var (
+		mu  sync.Mutex
+		out []statEntry
+		wg  sync.WaitGroup
+		sem = make(chan struct{}, 32)
+	)
+	add := func(e statEntry) {
+		mu.Lock()
+		out = append(out, e)
+		mu.Unlock()
+	}
+	var visit func(rel string, entries []fs.DirEntry)
+	visit = func(rel string, entries []fs.DirEntry) {
+		for _, e := range entries {
+			p := path.Join(rel, e.Name())
+			switch typ := e.Type(); {
+			case rel == "" && e.Name() == ".git":
+			case typ&fs.ModeSymlink != 0:
+				add(statEntry{path: p, kind: 'l'})
+			case typ.IsDir():
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					sem <- struct{}{}
+					entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(p)))
+					<-sem
+					switch {
+					case err != nil:
+						add(statEntry{path: p, kind: 'u'})
+					case hasGit(entries):
+						add(statEntry{path: p, kind: 's'})
+					default:
+						visit(p, entries)
+					}
+				}()
+			case typ.IsRegular():
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					sem <- struct{}{}
+					info, err := e.Info()
+					<-sem
+					if err != nil {
+						add(statEntry{path: p, kind: 'u'})
+						return
+					}
+					add(statEntry{path: p, kind: 'f', size: info.Size(), mtime: info.ModTime().UnixNano()})
+				}()
+			default:
+				add(statEntry{path: p, kind: 'o'})
+			}
+		}
+	}
+	visit("", top)
+	wg.Wait()
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out, nil
 }
