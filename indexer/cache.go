@@ -33,7 +33,7 @@ import (
 const CacheEnv = "ENGRAM_CACHE_DIR"
 
 // cacheFormat changes whenever the files of the cache change shape.
-const cacheFormat = 3
+const cacheFormat = 4
 
 // Part is a part of a snapshot; a query reads only the parts it needs.
 type Part int
@@ -42,12 +42,13 @@ const (
 	PartEpisodes Part = 1 << iota
 	PartPatterns
 	PartGraph
+	PartAntipatterns
 )
 
 var partFiles = []struct {
 	part Part
 	name string
-}{{PartEpisodes, "episodes.json"}, {PartPatterns, "patterns.json"}, {PartGraph, "graph.gob"}}
+}{{PartEpisodes, "episodes.json"}, {PartPatterns, "patterns.json"}, {PartGraph, "graph.gob"}, {PartAntipatterns, "antipatterns.json"}}
 
 type cacheMeta struct {
 	Format        int       `json:"format"`
@@ -153,7 +154,7 @@ func readMeta(dir string) (cacheMeta, error) {
 func readSnapshot(dir string, meta cacheMeta, parts Part) (*query.Snapshot, error) {
 	snap := &query.Snapshot{ReferenceTime: meta.ReferenceTime, Commit: meta.Commit}
 	var g cachedGraph
-	targets := map[Part]any{PartEpisodes: &snap.Episodes, PartPatterns: &snap.Patterns, PartGraph: &g}
+	targets := map[Part]any{PartEpisodes: &snap.Episodes, PartPatterns: &snap.Patterns, PartGraph: &g, PartAntipatterns: &snap.Antipatterns}
 	for _, f := range partFiles {
 		if parts&f.part == 0 {
 			continue
@@ -221,14 +222,14 @@ func newCachedGraph(g query.Graph) (cachedGraph, error) {
 }
 
 func (c cachedGraph) graph() query.Graph {
-	g := query.Graph{Nodes: make([]query.Node, len(c.IDs)), Edges: make([]export.Edge, len(c.Src))}
+	nodes, edges := make([]query.Node, len(c.IDs)), make([]export.Edge, len(c.Src))
 	for i := range c.IDs {
-		g.Nodes[i] = query.Node{ID: c.IDs[i], Type: c.Types[i]}
+		nodes[i] = query.Node{ID: c.IDs[i], Type: c.Types[i]}
 	}
 	for i := range c.Src {
-		g.Edges[i] = export.Edge{Source: c.IDs[c.Src[i]], Target: c.IDs[c.Dst[i]], Type: c.EdgeTypes[c.Type[i]], Weight: c.Weight[i], EvidenceCount: int(c.Count[i])}
+		edges[i] = export.Edge{Source: c.IDs[c.Src[i]], Target: c.IDs[c.Dst[i]], Type: c.EdgeTypes[c.Type[i]], Weight: c.Weight[i], EvidenceCount: int(c.Count[i])}
 	}
-	return g
+	return query.IndexedGraph(nodes, edges, c.Src, c.Dst)
 }
 
 // writeCache replaces the cache of a repository: written aside, then
@@ -259,7 +260,7 @@ func writeCache(dir string, opt Options, fp string, snap *query.Snapshot) error 
 	defer os.RemoveAll(tmp)
 	// The documents are JSON, which keeps a rate of 0 apart from no rate
 	// (gob drops both); the graph is gob, which reads faster.
-	for name, v := range map[string]any{"episodes.json": snap.Episodes, "patterns.json": snap.Patterns, "graph.gob": g} {
+	for name, v := range map[string]any{"episodes.json": snap.Episodes, "patterns.json": snap.Patterns, "graph.gob": g, "antipatterns.json": snap.Antipatterns} {
 		var buf bytes.Buffer
 		var err error
 		if strings.HasSuffix(name, ".gob") {

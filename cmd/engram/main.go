@@ -9,6 +9,9 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && queries[os.Args[1]] {
+		lazyGC()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

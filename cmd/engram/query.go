@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 
@@ -77,6 +79,18 @@ func (q *queryFlags) snapshot(ctx context.Context, stderr io.Writer, parts index
 		fmt.Fprintf(stderr, "engram: warning: the query cache could not be written (%v); every query reads the repository again\n", info.CacheErr)
 	}
 	return snap, nil
+}
+
+// lazyGC tunes the garbage collector of a query process: a process that lives
+// for tens of milliseconds spends a third of them collecting garbage it
+// would free by exiting. The collector runs only as the heap nears 512 MiB
+// (a refresh of a large repository gets there). GOGC or GOMEMLIMIT in the
+// environment win.
+func lazyGC() {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(-1)
+		debug.SetMemoryLimit(512 << 20)
+	}
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -156,32 +170,33 @@ func cmdAntipatterns(ctx context.Context, args []string, stdout, stderr io.Write
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
 	}
+	if *maxSuccess < 0 && *minOcc < 0 {
+		// The build's own classification, with the repository's
+		// thresholds: antipatterns.json.
+		snap, err := q.snapshot(ctx, stderr, indexer.PartAntipatterns)
+		if err != nil {
+			return err
+		}
+		return printAntipatterns(stdout, q, snap, snap.Antipatterns)
+	}
 	snap, err := q.snapshot(ctx, stderr, indexer.PartPatterns)
 	if err != nil {
 		return err
 	}
-	var items []export.Pattern
-	if *maxSuccess < 0 && *minOcc < 0 {
-		// The build's own classification, with the repository's thresholds.
-		for _, p := range snap.Patterns {
-			if p.Antipattern {
-				items = append(items, p)
-			}
-		}
-		export.SortAntipatterns(items)
-	} else {
-		cfg, err := indexer.ReadConfig(q.repo)
-		if err != nil {
-			return err
-		}
-		if *maxSuccess < 0 {
-			*maxSuccess = *cfg.Antipatterns.MaxSuccess
-		}
-		if *minOcc < 0 {
-			*minOcc = *cfg.Antipatterns.MinOccurrences
-		}
-		items = snap.FindAntipatterns(*maxSuccess, *minOcc)
+	cfg, err := indexer.ReadConfig(q.repo)
+	if err != nil {
+		return err
 	}
+	if *maxSuccess < 0 {
+		*maxSuccess = *cfg.Antipatterns.MaxSuccess
+	}
+	if *minOcc < 0 {
+		*minOcc = *cfg.Antipatterns.MinOccurrences
+	}
+	return printAntipatterns(stdout, q, snap, snap.FindAntipatterns(*maxSuccess, *minOcc))
+}
+
+func printAntipatterns(stdout io.Writer, q *queryFlags, snap *query.Snapshot, items []export.Pattern) error {
 	if q.json {
 		return writeJSON(stdout, query.List(snap, items))
 	}

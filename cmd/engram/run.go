@@ -40,6 +40,9 @@ the cache the last build left (in $ENGRAM_CACHE_DIR, or the user's cache
 directory), and read the repository again when it has changed since.
 `
 
+// queries are the commands that answer from the query cache.
+var queries = map[string]bool{"episodes": true, "decisions": true, "patterns": true, "antipatterns": true, "path": true, "whatif": true}
+
 // errUsage marks errors in the command line: exit code 2.
 var errUsage = errors.New("usage")
 

@@ -19,8 +19,7 @@ const pathTieTolerance = 1e-12
 // query takes its own scratch memory, so Strongest may be called from
 // several goroutines at once.
 type Paths struct {
-	ids   []string         // node ids, sorted: comparing indices compares ids
-	index map[string]int32 // id → index into ids
+	ids []string // node ids, sorted: comparing indices compares ids
 	// The out-edges of node u, in compressed sparse rows: positions
 	// off[u] to off[u+1] of target, weight and edge, sorted by target.
 	off    []int32
@@ -46,34 +45,53 @@ type Path struct {
 // parallel edges between the same two nodes only the best is kept: the
 // heaviest, then the smallest type.
 func NewPaths(edges []Edge) *Paths {
-	p := &Paths{index: make(map[string]int32)}
-	kept := make([]Edge, 0, len(edges))
+	index := make(map[string]int32)
 	for _, e := range edges {
-		if e.Source != e.Target && e.Weight > 0 && e.Weight <= 1 { // false for NaN
-			kept = append(kept, e)
-			p.index[e.Source], p.index[e.Target] = 0, 0
+		index[e.Source], index[e.Target] = 0, 0
+	}
+	ids := slices.Sorted(maps.Keys(index))
+	for i, id := range ids {
+		index[id] = int32(i)
+	}
+	src, dst := make([]int32, len(edges)), make([]int32, len(edges))
+	for i, e := range edges {
+		src[i], dst[i] = index[e.Source], index[e.Target]
+	}
+	return NewPathsIndexed(ids, src, dst, edges)
+}
+
+// NewPathsIndexed is NewPaths for a caller that keeps its nodes by index,
+// as the query cache does: ids sorted and unique, and edges[i] going from
+// ids[src[i]] to ids[dst[i]]. It skips hashing every id. Nodes without
+// edges may be among ids.
+func NewPathsIndexed(ids []string, src, dst []int32, edges []Edge) *Paths {
+	p := &Paths{ids: ids}
+	kept := make([]Edge, 0, len(edges))
+	ks, kd := make([]int32, 0, len(edges)), make([]int32, 0, len(edges))
+	for i, e := range edges {
+		if src[i] != dst[i] && e.Weight > 0 && e.Weight <= 1 { // false for NaN
+			kept, ks, kd = append(kept, e), append(ks, src[i]), append(kd, dst[i])
 		}
 	}
-	p.ids = slices.Sorted(maps.Keys(p.index))
-	for i, id := range p.ids {
-		p.index[id] = int32(i)
-	}
-	p.rows(kept)
+	p.rows(kept, ks, kd)
 	n := len(p.ids)
 	p.pool.New = func() any { return newPathScratch(n) }
 	return p
 }
 
+// lookup is the index of a node id.
+func (p *Paths) lookup(id string) (int32, bool) {
+	i, ok := slices.BinarySearch(p.ids, id)
+	return int32(i), ok
+}
+
 // rows lays kept out in rows by source with a counting sort (sorting the
 // edges by their string ids took most of NewPaths' time), sorts each row by
 // target and keeps the best of each run of parallel edges.
-func (p *Paths) rows(kept []Edge) {
+func (p *Paths) rows(kept []Edge, source, target []int32) {
 	n := len(p.ids)
-	source := make([]int32, len(kept))
-	target := make([]int32, len(kept))
 	start := make([]int32, n+1)
-	for i, e := range kept {
-		source[i], target[i] = p.index[e.Source], p.index[e.Target]
+	for i := range kept {
 		start[source[i]+1]++
 	}
 	for u := range n {
@@ -135,8 +153,8 @@ func comparePathEdges(ta, tb int32, a, b *Edge) int {
 // stronger than the best path to `to` found so far. The work is that of
 // the states that survive, not depth × nodes.
 func (p *Paths) Strongest(from, to string, maxDepth int) (Path, bool) {
-	src, ok := p.index[from]
-	dst, ok2 := p.index[to]
+	src, ok := p.lookup(from)
+	dst, ok2 := p.lookup(to)
 	if !ok || !ok2 || src == dst || maxDepth < 1 {
 		return Path{}, false
 	}

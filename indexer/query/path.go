@@ -1,6 +1,9 @@
 package query
 
 import (
+	"sort"
+	"strings"
+
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
 )
@@ -25,17 +28,19 @@ func (e *NoPathError) Error() string {
 	return "no causal path from " + e.From + " to " + e.To + " within " + itoa(e.MaxDepth) + " edges"
 }
 
-// Node finds a graph node by id, ignoring case and Unicode normalisation.
+// Node finds a graph node by id: exactly, else ignoring case and Unicode
+// normalisation. Nodes are sorted by id, so the exact match is a binary
+// search and most queries never normalise thousands of ids.
 func (s *Snapshot) Node(id string) (Node, error) {
 	g := &s.Graph
-	if g.byKey == nil {
-		g.byKey = make(map[string]Node, len(g.Nodes))
-		for _, n := range g.Nodes {
-			g.byKey[causal.Key(n.ID)] = n
-		}
+	if i, ok := sort.Find(len(g.Nodes), func(i int) int { return strings.Compare(id, g.Nodes[i].ID) }); ok {
+		return g.Nodes[i], nil
 	}
-	if n, ok := g.byKey[causal.Key(id)]; ok {
-		return n, nil
+	k := causal.Key(id)
+	for _, n := range g.Nodes {
+		if causal.Key(n.ID) == k {
+			return n, nil
+		}
 	}
 	names := make([]string, len(g.Nodes))
 	for i, n := range g.Nodes {
@@ -61,7 +66,15 @@ func (s *Snapshot) StrongestPath(from, to string, maxDepth int) (Path, error) {
 		for i, e := range g.Edges {
 			edges[i] = causal.Edge{Source: e.Source, Target: e.Target, Type: e.Type, Weight: e.Weight, EvidenceCount: e.EvidenceCount}
 		}
-		g.paths = causal.NewPaths(edges)
+		if g.src != nil {
+			ids := make([]string, len(g.Nodes))
+			for i, n := range g.Nodes {
+				ids[i] = n.ID
+			}
+			g.paths = causal.NewPathsIndexed(ids, g.src, g.dst, edges)
+		} else {
+			g.paths = causal.NewPaths(edges)
+		}
 	}
 	p, ok := g.paths.Strongest(a.ID, b.ID, maxDepth)
 	if !ok {

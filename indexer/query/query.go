@@ -22,7 +22,10 @@ type Snapshot struct {
 	Commit        string
 	Episodes      []Episode        // sorted by date descending, then id
 	Patterns      []export.Pattern // summaries, sorted by id
-	Graph         Graph
+	// Antipatterns are the build's antipatterns, with the repository's
+	// thresholds, in SPEC §3's order: antipatterns.json.
+	Antipatterns []export.Pattern
+	Graph        Graph
 }
 
 // Episode is an episode summary with its decisions.
@@ -33,10 +36,18 @@ type Episode struct {
 
 // Graph is the causal graph: node ids and types, and the edges.
 type Graph struct {
-	Nodes []Node          `json:"nodes"`
-	Edges []export.Edge   `json:"edges"`
-	paths *causal.Paths   // built on first use
-	byKey map[string]Node // node by causal.Key of its id, built on first use
+	Nodes []Node        `json:"nodes"` // sorted by id
+	Edges []export.Edge `json:"edges"`
+	// src and dst are the node indexes of each edge, when known.
+	src, dst []int32
+	paths    *causal.Paths // built on first use
+}
+
+// IndexedGraph is a graph whose edges also name their nodes by index into
+// nodes (sorted by id), as the query cache stores them: the path search
+// then never hashes an id.
+func IndexedGraph(nodes []Node, edges []export.Edge, src, dst []int32) Graph {
+	return Graph{Nodes: nodes, Edges: edges, src: src, dst: dst}
 }
 
 // Node is a graph node.
@@ -55,6 +66,7 @@ func FromSite(s *export.Site) *Snapshot {
 		p.Relations, p.Links, p.Backlinks, p.Sections, p.Source, p.LastValidated = nil, nil, nil, nil, nil, ""
 		snap.Patterns = append(snap.Patterns, p)
 	}
+	snap.Antipatterns = s.Antipatterns
 	for _, n := range s.Graph.Nodes {
 		snap.Graph.Nodes = append(snap.Graph.Nodes, Node{ID: n.ID, Type: n.Type})
 	}
@@ -120,12 +132,9 @@ func List[T any](s *Snapshot, items []T) export.List[T] {
 // never null. (encoding/gob, which the cache uses, does not keep the
 // difference.)
 func (s *Snapshot) FillEmpty() {
-	for i := range s.Patterns {
-		p := &s.Patterns[i]
-		fill(&p.Tags)
-		fill(&p.Evidence)
-		fill(&p.EdgesOut)
-		fill(&p.EdgesIn)
+	fill(&s.Antipatterns)
+	for _, ps := range [][]export.Pattern{s.Patterns, s.Antipatterns} {
+		fillPatterns(ps)
 	}
 	for i := range s.Episodes {
 		e := &s.Episodes[i]
@@ -135,6 +144,16 @@ func (s *Snapshot) FillEmpty() {
 			fill(&e.Decisions[j].Options)
 			fill(&e.Decisions[j].Effects)
 		}
+	}
+}
+
+func fillPatterns(ps []export.Pattern) {
+	for i := range ps {
+		p := &ps[i]
+		fill(&p.Tags)
+		fill(&p.Evidence)
+		fill(&p.EdgesOut)
+		fill(&p.EdgesIn)
 	}
 }
 
