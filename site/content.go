@@ -139,10 +139,7 @@ func resolver(links []export.Link) Resolver {
 	}
 }
 
-// anchor makes a decision id into an HTML id.
-func anchor(id string) string {
-	return "decision-" + export.Slug(id)
-}
+func anchor(id string) string { return export.DecisionAnchor(id) }
 
 type sectionHTML struct {
 	Heading string `json:"heading"`

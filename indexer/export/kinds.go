@@ -130,7 +130,10 @@ func (x *exporter) graph(patterns []Pattern) Graph {
 			ep := x.in.Notes[n.Note].Title
 			episodeOf[n.ID] = ep
 			gn.Episodes = append(gn.Episodes, ep)
-			if n.Part != "" {
+			switch n.Type {
+			case causal.TypeDecision:
+				gn.URL += "#" + DecisionAnchor(n.Part)
+			case causal.TypeEvent:
 				gn.URL += "#" + n.Part
 			}
 		default:
@@ -152,6 +155,10 @@ func (x *exporter) graph(patterns []Pattern) Graph {
 	}
 	return g
 }
+
+// DecisionAnchor is the HTML id of a decision on its episode's page;
+// an event's is its id (e001).
+func DecisionAnchor(id string) string { return "decision-" + Slug(id) }
 
 // antipatterns lists the antipatterns in SPEC §3's order: success_rate
 // ascending (a pattern without statistics last), then occurrences
