@@ -45,21 +45,13 @@ func (s *Snapshot) Decisions(episode string) (Decisions, error) {
 // decision, what happened in the past episodes whose decision of the same
 // type chose it.
 type WhatIf struct {
-	Version       int            `json:"version"`
-	ReferenceTime string         `json:"reference_time"`
-	Episode       string         `json:"episode"`
-	Decision      WhatIfDecision `json:"decision"`
-	Items         []Alternative  `json:"items"`
-}
-
-// WhatIfDecision is the decision asked about.
-type WhatIfDecision struct {
-	ID      string   `json:"id"`
-	Title   string   `json:"title"`
-	Type    string   `json:"type"`
-	Chosen  string   `json:"chosen"`
-	Outcome string   `json:"outcome"`
-	Options []string `json:"options"`
+	Version       int    `json:"version"`
+	ReferenceTime string `json:"reference_time"`
+	Episode       string `json:"episode"`
+	// Decision is the decision asked about; its outcome is its own, else
+	// its episode's.
+	Decision export.Decision `json:"decision"`
+	Items    []Alternative   `json:"items"`
 }
 
 // Alternative is one option not chosen, and its record elsewhere.
@@ -101,7 +93,8 @@ func (s *Snapshot) WhatIf(episode, decision, option string) (WhatIf, error) {
 	if err != nil {
 		return WhatIf{}, err
 	}
-	w := WhatIf{Version: export.SchemaVersion, ReferenceTime: s.refTime(), Episode: e.ID, Decision: WhatIfDecision{ID: d.ID, Title: d.Title, Type: d.Type, Chosen: d.Chosen, Outcome: firstNonEmpty(d.Outcome, e.Outcome), Options: d.Options}, Items: []Alternative{}}
+	w := WhatIf{Version: export.SchemaVersion, ReferenceTime: s.refTime(), Episode: e.ID, Decision: d, Items: []Alternative{}}
+	w.Decision.Outcome = firstNonEmpty(d.Outcome, e.Outcome)
 	var options []string
 	if option != "" {
 		options = []string{option}
