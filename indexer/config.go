@@ -9,6 +9,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
 )
 
@@ -28,6 +29,20 @@ type Config struct {
 		MaxSuccess     *float64 `toml:"max_success"`
 		MinOccurrences *int     `toml:"min_occurrences"`
 	} `toml:"antipatterns"`
+	Decay struct {
+		// Lambda is λ of score = raw × exp(−λ × age_days).
+		Lambda *float64 `toml:"lambda"`
+		// StaleDays: older than this with no echo is stale.
+		StaleDays *float64 `toml:"stale_days"`
+	} `toml:"decay"`
+	// TTL leaves out, after this many days, the notes of a type (episode,
+	// concept, ...) and the observations of a category (fact, problem,
+	// ...): [ttl] fact = 180.
+	TTL       map[string]float64 `toml:"ttl"`
+	Bootstrap struct {
+		// Budget is the bootstrap's size in tokens.
+		Budget *int `toml:"budget"`
+	} `toml:"bootstrap"`
 }
 
 // Validate fills defaults and reports values that cannot work.
@@ -61,7 +76,44 @@ func (c *Config) Validate() error {
 	if *c.Antipatterns.MinOccurrences < 0 {
 		return fmt.Errorf("antipatterns.min_occurrences must be at least 0")
 	}
+	if c.Decay.Lambda == nil {
+		v := 0.01
+		c.Decay.Lambda = &v
+	}
+	if c.Decay.StaleDays == nil {
+		v := 90.0
+		c.Decay.StaleDays = &v
+	}
+	if c.Bootstrap.Budget == nil {
+		v := DefaultBudget
+		c.Bootstrap.Budget = &v
+	}
+	if v := *c.Decay.Lambda; v < 0 || v > 10 || v != v {
+		return fmt.Errorf("decay.lambda %g is outside 0..10", v)
+	}
+	if v := *c.Decay.StaleDays; v < 0 || v != v {
+		return fmt.Errorf("decay.stale_days must be at least 0")
+	}
+	if *c.Bootstrap.Budget < 1 {
+		return fmt.Errorf("bootstrap.budget must be at least 1 token")
+	}
+	for k, v := range c.TTL {
+		if v <= 0 || v != v {
+			return fmt.Errorf("ttl.%s must be a number of days above 0", k)
+		}
+	}
 	return nil
+}
+
+// DefaultBudget is the bootstrap's default size in tokens (SPEC §4.1).
+const DefaultBudget = 2000
+
+func (c *Config) decay() export.Decay {
+	ttl := map[string]float64{}
+	for k, v := range c.TTL {
+		ttl[strings.ToLower(k)] = v
+	}
+	return export.Decay{Lambda: *c.Decay.Lambda, StaleDays: *c.Decay.StaleDays, TTL: ttl}
 }
 
 // LoadConfig reads engram.toml from the repository, if there is one.

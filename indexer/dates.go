@@ -90,6 +90,12 @@ func noteMeta(notes []note.Note, files []source.File, repo *source.Repo, ref tim
 		if h.Known() && h.Updated.After(m.Updated) {
 			m.Updated = h.Updated
 		}
+		if m.Created.After(ref) {
+			diags = append(diags, futureDiag(n.Path, "created", m.Created, ref))
+		}
+		if n.Pattern != nil && n.Pattern.LastValidated.After(ref) {
+			diags = append(diags, futureDiag(n.Path, "last_validated", n.Pattern.LastValidated, ref))
+		}
 		meta[i] = m
 	}
 	return meta, diags
@@ -109,4 +115,11 @@ func why(repo *source.Repo, h source.History) string {
 
 func dateDiag(path string, sev note.Severity, format string, args ...any) note.Diagnostic {
 	return note.Diagnostic{Path: path, Line: 1, Col: 1, Severity: sev, Rule: "date-fallback", Message: fmt.Sprintf(format, args...)}
+}
+
+// futureDiag reports a date after the reference time: the note's age would
+// be negative, and is counted as 0.
+func futureDiag(path, what string, t, ref time.Time) note.Diagnostic {
+	return note.Diagnostic{Path: path, Line: 1, Col: 1, Severity: note.Warning, Rule: "date-future",
+		Message: fmt.Sprintf("%s %s is after the reference time %s; its age is counted as 0", what, t.UTC().Format(time.RFC3339), ref.UTC().Format(time.RFC3339))}
 }

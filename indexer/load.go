@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
@@ -61,6 +62,9 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	diags = append(diags, rdiags...)
 	meta, mdiags := noteMeta(notes, files, repo, ref)
 	diags = append(diags, mdiags...)
+	feedback, fdiags := readFeedback(repo, notes)
+	diags = append(diags, fdiags...)
+	diags = append(diags, expireObservations(notes, meta, ref, cfg.decay().TTL)...)
 	if err := checkUnique(notes, meta); err != nil {
 		return nil, err
 	}
@@ -79,11 +83,36 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		Export: export.Input{
 			Title: cfg.Title, BaseURL: cfg.BaseURL, Generator: "engram " + Version,
 			Commit: repo.Head, ReferenceTime: ref, Notes: notes, Meta: meta, Graph: g,
-			Diagnostics: diags,
+			Feedback: feedback, Decay: cfg.decay(), Diagnostics: diags,
 		},
 		Diagnostics: diags,
 		Counts:      counts,
 	}, nil
+}
+
+// expireObservations leaves out the observations whose category has a TTL
+// (engram.toml [ttl]) that the note's age exceeds, each listed as an info
+// diagnostic at its line (SPEC §3, retention).
+func expireObservations(notes []note.Note, meta []export.Meta, ref time.Time, ttl map[string]float64) []note.Diagnostic {
+	if len(ttl) == 0 {
+		return nil
+	}
+	var diags []note.Diagnostic
+	for i := range notes {
+		n := &notes[i]
+		age := ref.Sub(meta[i].Created).Hours() / 24
+		kept := n.Observations[:0]
+		for _, o := range n.Observations {
+			if days, ok := ttl[strings.ToLower(o.Category)]; ok && age > days {
+				diags = append(diags, note.Diagnostic{Path: n.Path, Line: o.Line, Col: 1, Severity: note.Info, Rule: "ttl-expired",
+					Message: fmt.Sprintf("[%s] observation is %.0f days old, past its TTL of %g days; left out", o.Category, age, days)})
+				continue
+			}
+			kept = append(kept, o)
+		}
+		n.Observations = kept
+	}
+	return diags
 }
 
 // parsed is the outcome of reading one file.
@@ -141,8 +170,8 @@ func readFile(repo *source.Repo, f source.File, p *parse.Parser) parsed {
 	info := func(rule, msg string) parsed {
 		return parsed{diags: []note.Diagnostic{{Path: f.Path, Line: 1, Col: 1, Severity: note.Info, Message: msg, Rule: rule}}}
 	}
-	if f.Path == ConfigFile {
-		return parsed{} // read by LoadConfig
+	if f.Path == ConfigFile || isFeedback(f.Path) {
+		return parsed{} // read by LoadConfig, readFeedback
 	}
 	if reason, skip := skipReason(f.Path); skip {
 		return info(reason.rule, reason.msg)
@@ -170,7 +199,7 @@ func skipReason(p string) (skip, bool) {
 	case strings.HasSuffix(p, ".json") && strings.HasPrefix(base, "episode-"):
 		return skip{"unsupported-input", "ai-agents episode JSON is not read by this version of engram; not published"}, true
 	case strings.HasSuffix(p, ".jsonl"):
-		return skip{"unsupported-input", "events and feedback (JSONL) are not read by this version of engram; not published"}, true
+		return skip{"unsupported-input", "events (JSONL) are not read by this version of engram; not published"}, true
 	}
 	return skip{"not-a-note", "not a markdown note; not published"}, true
 }

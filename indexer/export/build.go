@@ -20,6 +20,10 @@ type Input struct {
 	Notes         []note.Note
 	Meta          []Meta // one per note
 	Graph         causal.Result
+	// Feedback holds each note's echoes and fizzles, one per note (nil
+	// means none).
+	Feedback []Feedback
+	Decay    Decay
 	// Diagnostics of every stage, summarised in health.json.
 	Diagnostics []note.Diagnostic
 }
@@ -198,16 +202,27 @@ func (x *exporter) relations(i int) []Relation {
 	return out
 }
 
-func observations(n *note.Note) []Observation {
+func (x *exporter) observations(i int) []Observation {
+	n := &x.in.Notes[i]
 	out := []Observation{}
 	for _, o := range n.Observations {
 		tags := o.Tags
 		if tags == nil {
 			tags = []string{}
 		}
-		out = append(out, Observation{Category: o.Category, ID: o.ID, Content: o.Content, Tags: tags, Context: o.Context})
+		st := strength(tags)
+		out = append(out, Observation{Category: o.Category, ID: o.ID, Content: o.Content, Tags: tags, Context: o.Context,
+			Strength: st, Score: x.decay(st, x.in.Meta[i].Created, x.feedback(i)).Score})
 	}
 	return out
+}
+
+// feedback is a note's feedback.
+func (x *exporter) feedback(i int) Feedback {
+	if i < len(x.in.Feedback) {
+		return x.in.Feedback[i]
+	}
+	return Feedback{}
 }
 
 // sections returns prose sections except those given their own field.

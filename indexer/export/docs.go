@@ -24,6 +24,7 @@ type EpisodeSummary struct {
 	Outcome string   `json:"outcome"`
 	Task    string   `json:"task"`
 	Tags    []string `json:"tags"`
+	Score   float64  `json:"score"`
 	URL     string   `json:"url"`
 	JSONURL string   `json:"json_url"`
 }
@@ -31,6 +32,15 @@ type EpisodeSummary struct {
 // Episode is episodes/<slug>.json.
 type Episode struct {
 	EpisodeSummary
+	// The rest of the episode's decayed score (SPEC §3): raw is 1 plus the
+	// feedback priority, age runs from created.
+	Raw             float64            `json:"raw"`
+	AgeDays         float64            `json:"age_days"`
+	Stale           bool               `json:"stale"`
+	Lambda          float64            `json:"lambda"`
+	ReferenceTime   string             `json:"reference_time"`
+	Feedback        Feedback           `json:"feedback"`
+	Due             string             `json:"due,omitempty"`
 	Created         string             `json:"created"`
 	Updated         string             `json:"updated"`
 	DateSource      string             `json:"date_source"`
@@ -58,13 +68,18 @@ type Source struct {
 	Updated string `json:"updated"`
 }
 
-// Observation is "- [category] content #tag (context)".
+// Observation is "- [category] content #tag (context)". Strength comes
+// from its #explicit, #implied or #inferred tag; Score is the strength
+// plus the note's feedback priority, decayed from the note's created
+// date.
 type Observation struct {
 	Category string   `json:"category"`
 	ID       string   `json:"id,omitempty"`
 	Content  string   `json:"content"`
 	Tags     []string `json:"tags"`
 	Context  string   `json:"context,omitempty"`
+	Strength float64  `json:"strength"`
+	Score    float64  `json:"score"`
 }
 
 // Decision is one decision of an episode.
@@ -123,23 +138,27 @@ type Section struct {
 
 // Pattern is an item of patterns.json and patterns/<slug>.json.
 type Pattern struct {
-	ID          string        `json:"id"`
-	Title       string        `json:"title"`
-	Type        string        `json:"type"`
-	Trigger     string        `json:"trigger"`
-	Action      string        `json:"action"`
-	SuccessRate *float64      `json:"success_rate"`
-	Occurrences int           `json:"occurrences"`
-	Confidence  *float64      `json:"confidence"`
-	StatsSource string        `json:"stats_source"`
-	Declared    Declared      `json:"declared"`
-	Antipattern bool          `json:"antipattern"`
-	Tags        []string      `json:"tags"`
-	Evidence    []EvidenceRef `json:"evidence"`
-	EdgesOut    []Edge        `json:"edges_out"`
-	EdgesIn     []Edge        `json:"edges_in"`
-	URL         string        `json:"url"`
-	JSONURL     string        `json:"json_url"`
+	ID          string   `json:"id"`
+	Title       string   `json:"title"`
+	Type        string   `json:"type"`
+	Trigger     string   `json:"trigger"`
+	Action      string   `json:"action"`
+	SuccessRate *float64 `json:"success_rate"`
+	Occurrences int      `json:"occurrences"`
+	Confidence  *float64 `json:"confidence"`
+	StatsSource string   `json:"stats_source"`
+	Declared    Declared `json:"declared"`
+	Antipattern bool     `json:"antipattern"`
+	// Decayed: raw is confidence plus the feedback priority; age runs from
+	// the latest evidence episode or last_validated, else created.
+	Decayed
+	Feedback Feedback      `json:"feedback"`
+	Tags     []string      `json:"tags"`
+	Evidence []EvidenceRef `json:"evidence"`
+	EdgesOut []Edge        `json:"edges_out"`
+	EdgesIn  []Edge        `json:"edges_in"`
+	URL      string        `json:"url"`
+	JSONURL  string        `json:"json_url"`
 	// Full pattern documents only.
 	LastValidated string     `json:"last_validated,omitempty"`
 	Relations     []Relation `json:"relations,omitempty"`

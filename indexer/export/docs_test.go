@@ -73,7 +73,7 @@ func testInput(t *testing.T) Input {
 	return Input{
 		Title: "Test memory", BaseURL: "https://mem.example/", Generator: "engram test",
 		Commit: "0123456789abcdef0123456789abcdef01234567", ReferenceTime: refTime,
-		Notes: notes, Meta: meta, Graph: causal.Build(notes, causal.DefaultOptions()),
+		Notes: notes, Meta: meta, Graph: causal.Build(notes, causal.DefaultOptions()), Decay: DefaultDecay(),
 	}
 }
 
@@ -201,7 +201,7 @@ func TestShapes(t *testing.T) {
 	}
 	t.Run("episode summary", func(t *testing.T) {
 		item := decode(t, files, "api/v1/episodes.json")["items"].([]any)[0].(map[string]any)
-		want := []string{"date", "id", "json_url", "outcome", "tags", "task", "title", "url"}
+		want := []string{"date", "id", "json_url", "outcome", "score", "tags", "task", "title", "url"}
 		if got := keys(item); !slices.Equal(got, want) {
 			t.Errorf("keys = %v, want %v", got, want)
 		}

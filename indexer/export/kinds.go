@@ -2,6 +2,7 @@ package export
 
 import (
 	"sort"
+	"time"
 
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/note"
@@ -19,7 +20,7 @@ func (x *exporter) episode(i int) Episode {
 		Created: formatTime(m.Created), Updated: formatTime(m.Updated), DateSource: m.DateSource,
 		DurationMinutes: e.DurationMinutes, Session: e.Session, Metrics: e.Metrics,
 		Context:      n.SectionText("Context"),
-		Observations: observations(n),
+		Observations: x.observations(i),
 		Decisions:    []Decision{},
 		Events:       []Event{},
 		Lessons:      []string{},
@@ -33,6 +34,10 @@ func (x *exporter) episode(i int) Episode {
 	if ep.Metrics == nil {
 		ep.Metrics = map[string]float64{}
 	}
+	ep.Feedback = x.feedback(i)
+	d := x.decay(1, m.Created, ep.Feedback)
+	ep.Score, ep.Raw, ep.AgeDays, ep.Stale, ep.Lambda, ep.ReferenceTime = d.Score, d.Raw, d.AgeDays, d.Stale, d.Lambda, d.ReferenceTime
+	ep.Due = formatTime(n.Due)
 	for _, d := range e.Decisions {
 		dec := Decision{ID: d.ID, Title: d.Title, Timestamp: d.Timestamp, Type: d.Type, Context: d.Context,
 			Options: d.Options, Chosen: d.Chosen, Rationale: d.Rationale, Outcome: d.Outcome, Effects: []Link{}}
@@ -75,6 +80,8 @@ func (x *exporter) pattern(i int) Pattern {
 		p.SuccessRate, p.Confidence = &rate, &conf
 	}
 	p.Antipattern = st.Antipattern
+	p.Feedback = x.feedback(i)
+	p.Decayed = x.decay(st.Confidence, x.patternSince(i), p.Feedback)
 	for _, ev := range st.Evidence {
 		p.Evidence = append(p.Evidence, EvidenceRef{ID: ev.ID, Outcome: ev.Outcome, URL: x.nodeURL(ev.ID)})
 	}
@@ -87,6 +94,34 @@ func (x *exporter) pattern(i int) Pattern {
 	src := x.source(i)
 	p.Source = &src
 	return p
+}
+
+// patternSince is when a pattern's age starts: its latest evidence
+// episode or last_validated, whichever is later, else its created date.
+func (x *exporter) patternSince(i int) time.Time {
+	var since time.Time
+	for _, ev := range x.in.Graph.Stats[i].Evidence {
+		if j, ok := x.noteIndex(ev.ID); ok && x.in.Meta[j].Created.After(since) {
+			since = x.in.Meta[j].Created
+		}
+	}
+	if lv := x.in.Notes[i].Pattern.LastValidated; lv.After(since) {
+		since = lv
+	}
+	if since.IsZero() {
+		since = x.in.Meta[i].Created
+	}
+	return since
+}
+
+// noteIndex finds the note of a graph node.
+func (x *exporter) noteIndex(id string) (int, bool) {
+	ns := x.in.Graph.Nodes
+	k := sort.Search(len(ns), func(k int) bool { return ns[k].ID >= id })
+	if k < len(ns) && ns[k].ID == id {
+		return ns[k].Note, true
+	}
+	return 0, false
 }
 
 // nodeURL is the page of a graph node. Evidence names its episode by
@@ -109,7 +144,7 @@ func (x *exporter) note(i int) Note {
 	n := &x.in.Notes[i]
 	return Note{
 		ID: n.Title, Title: n.Title, Type: typeOf(n), Tags: tagsOf(n), URL: x.url(i),
-		Observations: observations(n), Relations: x.relations(i), Links: x.links(i), Backlinks: x.backlinks(i),
+		Observations: x.observations(i), Relations: x.relations(i), Links: x.links(i), Backlinks: x.backlinks(i),
 		Sections: sections(n), Source: x.source(i),
 	}
 }
