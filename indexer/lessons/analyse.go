@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	"github.com/blevesearch/bleve/v2/registry"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -61,21 +59,9 @@ func analyse(ls []Lesson) *corpus {
 	return c
 }
 
-// englishAnalyzer is bleve's "en" analyzer, from a registry cache of our
-// own rather than bleve's global one.
-func englishAnalyzer() analysis.Analyzer {
-	an, err := registry.NewCache().AnalyzerNamed(en.AnalyzerName)
-	if err != nil {
-		// The en package registers the analyzer when it is linked in, so
-		// this is a broken build, not bad input.
-		panic("lessons: bleve's English analyzer: " + err.Error())
-	}
-	return an
-}
-
 // prepare makes canonically equivalent texts analyse alike (NFC) and lets
-// the possessive and stop-word filters, which know only "'" in stop words,
-// see typographic apostrophes.
+// the contraction and stop-word filters, which know only "'", see
+// typographic apostrophes.
 func prepare(s string) string {
 	s = norm.NFC.String(s)
 	if !strings.ContainsAny(s, "\u2019\uFF07") {

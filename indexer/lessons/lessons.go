@@ -1,13 +1,26 @@
-// Package lessons clusters the lessons of all episodes (SPEC §3): two
-// lessons belong together when the cosine similarity of their TF-IDF
-// vectors exceeds a threshold (0.85 by default), and clusters are the
-// connected components of that relation.
+// Package lessons clusters the lessons of all episodes (SPEC §3). A
+// cluster publishes the wording of its most recent member, and every
+// lesson in it is within the threshold of that wording: the cosine
+// similarity of their TF-IDF vectors exceeds it (0.85 by default).
 //
-// Terms come from bleve's English analyzer: Unicode word segmentation,
-// possessive stripping, lower-casing, English stop words, Porter stemming.
+// Clusters are made by leader clustering, not as the connected components
+// of "cosine above threshold" (single linkage). Single linkage chained
+// lessons made from one template, each a word away from the next ("Run the
+// auth tests before touching auth code", "… touching cache code", "Run the
+// cache tests …"), into clusters of a thousand lessons whose published
+// wording was far from most of them. Leader clustering takes the distinct
+// vectors newest first, and puts each in the first cluster whose leader
+// (its newest wording) it is similar to, so nothing chains and the order,
+// hence the result, is defined by the data and not by the input order.
+//
+// Terms come from bleve's English analyzer (Unicode word segmentation,
+// possessive stripping, lower-casing, English stop words, Porter stemming)
+// with negations kept: "not", "no", "nor" and "never" are terms, and an n't
+// contraction is its verb and "not" ("don't" is "do not", "can't" and
+// "cannot" are "can not"), so "Don't run the tests" is not "Run the tests".
 // Before analysis a text is put in Unicode NFC and the typographic
-// apostrophes U+2019 and U+FF07 become "'", so that "Don’t" is the stop word
-// "don't" as it is when typed with a straight apostrophe.
+// apostrophes U+2019 and U+FF07 become "'", so that "Don’t" is "don't" as
+// when typed with a straight apostrophe.
 //
 // What the analyzer makes of text that is not English:
 //   - Han ideographs and Hiragana become one term per character (the
@@ -26,12 +39,11 @@
 //
 // Bag-of-words limits a user may notice: word order is lost ("run the parser
 // tests before touching cache code" and "run the cache tests before
-// touching parser code" are the same vector), and so is negation, because
-// "not", "no", "don't" and the other n't forms are English stop words
-// ("Don't run the tests" is the same vector as "Run the tests"; "never" is
-// kept). And clusters are connected components (single linkage): lessons
-// made from one template, each one word away from the next, chain into one
-// cluster even where the first and the last are far apart.
+// touching parser code" are the same vector), and so is what a negation
+// applies to ("Don't run the tests, commit" and "Run the tests, don't
+// commit" are the same vector). And leader clustering depends on which
+// wording is newest: a new lesson can move older ones from one cluster to
+// another, or split a cluster, when it becomes a leader.
 package lessons
 
 import (
@@ -59,12 +71,23 @@ type Cluster struct {
 // DefaultThreshold is SPEC §3's 0.85.
 const DefaultThreshold = 0.85
 
-// Clusters groups lessons whose TF-IDF vectors have cosine similarity above
-// threshold (strictly greater), transitively: the clusters are the connected
-// components of that relation, so the result does not depend on input order.
-// Lessons with the same terms (the same vector) are always together, whatever
-// the threshold; lessons that share no term are never together, even with a
-// negative threshold.
+// Clusters groups lessons so that every member is within the threshold of
+// the cluster's leader, the most recent wording: the cosine similarity of
+// their TF-IDF vectors is above threshold (strictly greater). Being near
+// another member is not enough. Clusters used to be the connected
+// components of "cosine above threshold" (single linkage), and that chained
+// template families ("Run the auth tests before touching auth code" ~ "…
+// cache code" ~ "Run the cache tests …") into clusters of 1,500 lessons
+// published under a wording far from most of them.
+//
+// The algorithm: lessons with the same terms (the same vector) form one
+// group, always together whatever the threshold. The groups are taken in
+// order of their most recent member, newest first (ties: the smaller
+// wording). Each joins the first cluster, in order of creation, whose
+// leader vector has cosine above threshold with its own, or else starts a
+// cluster and leads it. Groups that share no term are never together, even
+// with a negative threshold. The order is defined by the lessons, so the
+// result does not depend on the order of ls.
 //
 // Weights: a document is one lesson and N the number of lessons (repeats
 // included); a term's weight in a lesson is tf × idf with tf its count in
@@ -84,40 +107,65 @@ func Clusters(ls []Lesson, threshold float64) []Cluster {
 	}
 	c := analyse(ls)
 	vs := weigh(c, len(ls))
-	comp := link(vs, len(c.terms), threshold)
-	return collect(ls, c.group, comp)
+	win := winners(ls, c.group, len(c.groups))
+	cluster, leader := lead(vs, byRecency(ls, win), len(c.terms), threshold)
+	return collect(ls, c.group, cluster, leader, win)
 }
 
-// collect turns the components of the groups into clusters.
-func collect(ls []Lesson, group []int, comp []int) []Cluster {
-	byComp := map[int]int{} // component -> index in out
-	var out []Cluster
-	var winner []int // index in ls of each cluster's most recent member
+// winners returns, for each group, the index in ls of its most recent
+// member.
+func winners(ls []Lesson, group []int, groups int) []int {
+	win := make([]int, groups)
+	for g := range win {
+		win[g] = -1
+	}
 	for i, l := range ls {
-		k := comp[group[i]]
-		ci, ok := byComp[k]
-		if !ok {
-			ci = len(out)
-			byComp[k] = ci
-			out = append(out, Cluster{})
-			winner = append(winner, i)
+		if g := group[i]; win[g] < 0 || newer(l, ls[win[g]]) {
+			win[g] = i
 		}
-		cl := &out[ci]
+	}
+	return win
+}
+
+// byRecency returns the groups, the one with the most recent winner first.
+// Two groups never share a wording, so the order is total.
+func byRecency(ls []Lesson, win []int) []int {
+	order := make([]int, len(win))
+	for g := range order {
+		order[g] = g
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		switch {
+		case newer(ls[win[a]], ls[win[b]]):
+			return -1
+		case newer(ls[win[b]], ls[win[a]]):
+			return 1
+		}
+		return 0
+	})
+	return order
+}
+
+// collect turns the groups' clusters into Clusters. A cluster's wording
+// is its leader's most recent one: the leader came first in order of
+// recency, so it is the most recent of all its members.
+func collect(ls []Lesson, group, cluster, leader, win []int) []Cluster {
+	out := make([]Cluster, len(leader))
+	for k, g := range leader {
+		w := ls[win[g]]
+		out[k].Text, out[k].Latest = wording(w.Text), w.Date
+	}
+	for i, l := range ls {
+		cl := &out[cluster[group[i]]]
 		cl.Count++
 		if l.Episode != "" {
 			cl.Episodes = append(cl.Episodes, l.Episode)
 		}
 		cl.Members = append(cl.Members, wording(l.Text))
-		if newer(l, ls[winner[ci]]) {
-			winner[ci] = i
-		}
 	}
-	for ci := range out {
-		cl := &out[ci]
-		w := ls[winner[ci]]
-		cl.Text, cl.Latest = wording(w.Text), w.Date
-		cl.Episodes = distinct(cl.Episodes)
-		cl.Members = distinct(cl.Members)
+	for k := range out {
+		out[k].Episodes = distinct(out[k].Episodes)
+		out[k].Members = distinct(out[k].Members)
 	}
 	slices.SortFunc(out, compareClusters)
 	return out

@@ -2,12 +2,17 @@ package lessons
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 )
 
 var day0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -85,8 +90,15 @@ func TestDifferentLessonsStayApart(t *testing.T) {
 		// 3 / (√3 · √(3 + 1.693²)) = 0.715. A short lesson needs the same
 		// stems to reach 0.85; one more word is too many.
 		{"one word more", "Run the tests before committing the code", 0.715092},
-		// "never" is not an English stop word, so it counts like "code".
+		// Negations are terms: {not, run, test, commit} is one word more,
+		// like "code". "never" is not in bleve's stop list; "not" and the
+		// n't forms are, and are taken out of it.
 		{"never", "Never run the tests before committing", 0.715092},
+		{"don't", "Don't run the tests before committing", 0.715092},
+		{"typographic don't", "Don’t run the tests before committing", 0.715092},
+		{"do not", "Do not run the tests before committing", 0.715092},
+		// {no, test, commit}: "no" takes the place of "run".
+		{"no", "No tests before committing", 0.410952},
 		{"nothing shared", "Document the cache eviction policy", 0},
 	}
 	for _, tt := range tests {
@@ -102,15 +114,13 @@ func TestDifferentLessonsStayApart(t *testing.T) {
 	}
 }
 
-// TestBagOfWordsLimits pins what TF-IDF over bleve's English analyzer
-// cannot tell apart, so that a change to it is a decision: negations are
-// stop words, and word order is lost.
+// TestBagOfWordsLimits pins what TF-IDF over the English analyzer cannot
+// tell apart, so that a change to it is a decision: word order is lost,
+// and with it what a negation applies to.
 func TestBagOfWordsLimits(t *testing.T) {
 	tests := []struct{ name, a, b string }{
-		{"negation", "Run the tests before committing", "Don't run the tests before committing"},
-		{"typographic negation", "Run the tests before committing", "Don’t run the tests before committing"},
-		{"not", "Run the tests before committing", "Do not run the tests before committing"},
 		{"word order", "Run the parser tests before touching cache code", "Run the cache tests before touching parser code"},
+		{"negation scope", "Don't run the tests, commit", "Run the tests, don't commit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -118,6 +128,58 @@ func TestBagOfWordsLimits(t *testing.T) {
 				t.Errorf("got %d clusters, want 1: %+v", len(got), got)
 			}
 		})
+	}
+}
+
+// TestContractions: an n't contraction has the terms of its spelled-out
+// form, whatever the apostrophe and the case.
+func TestContractions(t *testing.T) {
+	tests := []struct{ a, b string }{
+		{"Don't run the tests before committing", "Do not run the tests before committing"},
+		{"Don’t run the tests before committing", "do not run the tests before committing"},
+		{"DON'T RUN THE TESTS BEFORE COMMITTING", "Do not run the tests before committing"},
+		{"The cache doesn't survive a restart", "The cache does not survive a restart"},
+		{"The index isn't thread-safe", "The index is not thread-safe"},
+		{"We can't deploy on Fridays", "We cannot deploy on Fridays"},
+		{"We can't deploy on Fridays", "We can not deploy on Fridays"},
+		{"The migration won't roll back", "The migration will not roll back"},
+		{"You shouldn't skip review", "You should not skip review"},
+		{"You needn't pin it", "You need not pin it"},
+		{"It ain't broken", "It is not broken"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.a, func(t *testing.T) {
+			if c := cosines(at(tt.a, tt.b))[1]; !near(c, 1) {
+				t.Errorf("cosine(%q, %q) = %f, want 1", tt.a, tt.b, c)
+			}
+		})
+	}
+}
+
+// TestStopWords: the stop list is bleve's without exactly its negations.
+func TestStopWords(t *testing.T) {
+	bleve := analysis.NewTokenMap()
+	if err := bleve.LoadBytes(en.EnglishStopWords); err != nil {
+		t.Fatal(err)
+	}
+	ours := stopWords()
+	var removed []string
+	for w := range bleve {
+		if !ours[w] {
+			removed = append(removed, w)
+		}
+	}
+	slices.Sort(removed)
+	want := []string{
+		"aren't", "can't", "cannot", "couldn't", "didn't", "doesn't", "don't",
+		"hadn't", "hasn't", "haven't", "isn't", "mustn't", "no", "nor", "not",
+		"shan't", "shouldn't", "wasn't", "weren't", "won't", "wouldn't",
+	}
+	if !slices.Equal(removed, want) {
+		t.Errorf("removed %q, want %q", removed, want)
+	}
+	if len(ours) != len(bleve)-len(want) || !ours["the"] || !ours["do"] {
+		t.Errorf("stop list has %d words, want bleve's %d less %d", len(ours), len(bleve), len(want))
 	}
 }
 
@@ -196,29 +258,148 @@ func TestCountsAndEpisodes(t *testing.T) {
 	}
 }
 
-func TestTransitive(t *testing.T) {
+// TestNoChaining: a~b and b~c are above the threshold, a~c below. Single
+// linkage made one cluster of the three; leader clustering puts in a
+// cluster only what is near its leader, the most recent wording, so which
+// lessons go together depends on the dates and not on the input order.
+func TestNoChaining(t *testing.T) {
 	const (
 		a = "When the nightly integration build fails on the release branch, read the full scheduler log, reproduce it locally with the same seed, and bisect the dependency updates before reverting anything"
 		b = "When the nightly integration build fails on the release branch, read the full importer log, reproduce it locally with the same seed, and bisect the dependency updates before reverting anything"
 		c = "When the nightly integration build fails on the release branch, read the full importer log, reproduce it locally with the same config, and bisect the dependency updates before reverting anything"
 	)
 	// Each lesson has 18 stems. Neighbours differ in one: a~b = b~c =
-	// 0.8507, above 0.85; a and c differ in two: 0.7149, below. The chain makes
-	// one cluster whatever the order, even with b last.
-	ls := at(a, b, c)
-	cs := cosines(ls)
-	if !near(cs[1], 0.850693) || !near(cs[2], 0.714940) {
-		t.Fatalf("cosines %v: the chain does not hold", cs)
+	// 0.8507, above 0.85; a and c differ in two: 0.7149, below.
+	if cs := cosines(at(a, b, c)); !near(cs[1], 0.850693) || !near(cs[2], 0.714940) {
+		t.Fatalf("cosines %v: a~b and b~c are not above 0.85 with a~c below", cs)
 	}
-	for _, order := range [][]int{{0, 1, 2}, {0, 2, 1}, {2, 0, 1}} {
-		in := make([]Lesson, 0, 3)
-		for _, i := range order {
-			in = append(in, ls[i])
-		}
-		if got := Clusters(in, DefaultThreshold); len(got) != 1 || got[0].Count != 3 || got[0].Text != c {
-			t.Errorf("order %v: %+v, want one cluster of 3 with c's wording", order, got)
+	tests := []struct {
+		name string
+		ls   []Lesson
+		want [][]string
+	}{
+		// c is newest and leads; b is near c and joins it; a is not near
+		// c and leads a cluster of its own, though it is near b.
+		{"end newest", at(a, b, c), [][]string{{b, c}, {a}}},
+		// b is newest and leads; a and c are both near b.
+		{"middle newest", at(a, c, b), [][]string{{c, a, b}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, order := range [][]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}} {
+				in := make([]Lesson, 0, 3)
+				for _, i := range order {
+					in = append(in, tt.ls[i])
+				}
+				got := Clusters(in, DefaultThreshold)
+				if len(got) != len(tt.want) {
+					t.Fatalf("order %v: %d clusters, want %d: %+v", order, len(got), len(tt.want), got)
+				}
+				for i, w := range tt.want {
+					// The leader, the most recent, is last in w.
+					if got[i].Text != w[len(w)-1] || !slices.Equal(got[i].Members, distinct(slices.Clone(w))) {
+						t.Errorf("order %v: cluster %d = %+v, want members %q led by the last", order, i, got[i], w)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestTemplateFamily: in a repository whose lessons come from templates
+// over the same components, "Run the X tests before touching Y code" for
+// every X and Y was one cluster under single linkage ("Run the auth tests
+// before touching auth code" ~ "… touching cache code" ~ "Run the cache
+// tests …"), published under one wording far from most of them. Now it
+// splits, and every member is near its cluster's wording.
+func TestTemplateFamily(t *testing.T) {
+	subjects := []string{"parser", "cache", "build", "index", "graph", "search", "deploy", "auth", "config", "importer"}
+	var ls []Lesson
+	for _, tmpl := range benchTemplates { // benchTemplates[0] is the family
+		for _, x := range subjects {
+			for _, y := range subjects {
+				i := len(ls)
+				ls = append(ls, Lesson{Text: fmt.Sprintf(tmpl, x, y), Episode: fmt.Sprintf("e%03d", i), Date: day0.Add(time.Duration(i) * time.Hour)})
+			}
 		}
 	}
+	family := len(subjects) * len(subjects)
+	if !strings.HasPrefix(ls[0].Text, "Run the parser tests") {
+		t.Fatalf("the family is %q…, want the Run template", ls[0].Text)
+	}
+
+	c := analyse(ls)
+	vs := weigh(c, len(ls))
+	comp := singleLinkage(vs, DefaultThreshold)
+	for i := range family {
+		if comp[c.group[i]] != comp[c.group[0]] {
+			t.Fatalf("single linkage does not chain %q to %q; this test shows nothing", ls[i].Text, ls[0].Text)
+		}
+	}
+
+	got := Clusters(ls, DefaultThreshold)
+	checkNearLeader(t, ls, got, DefaultThreshold)
+	clusters, largest := 0, 0
+	for _, cl := range got {
+		if n := len(slices.DeleteFunc(slices.Clone(cl.Members), func(m string) bool { return !strings.HasPrefix(m, "Run the ") })); n > 0 {
+			clusters++
+			largest = max(largest, n)
+		}
+	}
+	if largest > family/4 {
+		t.Errorf("the family is in %d clusters, the largest with %d of its %d lessons: it still collapses", clusters, largest, family)
+	}
+}
+
+// TestNearLeader: in a mixed corpus, every wording of a cluster has cosine
+// above the threshold with the cluster's wording.
+func TestNearLeader(t *testing.T) {
+	ls := generate(3000, 7)
+	checkNearLeader(t, ls, Clusters(ls, DefaultThreshold), DefaultThreshold)
+}
+
+func checkNearLeader(t *testing.T, ls []Lesson, cs []Cluster, threshold float64) {
+	t.Helper()
+	c := analyse(ls)
+	vs := weigh(c, len(ls))
+	byWording := map[string]vector{}
+	for i, l := range ls {
+		byWording[wording(l.Text)] = vs[c.group[i]]
+	}
+	for _, cl := range cs {
+		for _, m := range cl.Members {
+			if cos := cosine(byWording[m], byWording[cl.Text]); m != cl.Text && !(cos > threshold) {
+				t.Errorf("%q is in the cluster of %q with cosine %f", m, cl.Text, cos)
+			}
+		}
+	}
+}
+
+// singleLinkage returns the connected components of similar, as clusters
+// were made before: a representative of each vector's component.
+func singleLinkage(vs []vector, threshold float64) []int {
+	comp := make([]int, len(vs))
+	for i := range comp {
+		comp[i] = i
+	}
+	var root func(int) int
+	root = func(i int) int {
+		if comp[i] != i {
+			comp[i] = root(comp[i])
+		}
+		return comp[i]
+	}
+	for i := range vs {
+		for j := range i {
+			if ri, rj := root(i), root(j); ri != rj && similar(vs[i], vs[j], threshold) {
+				comp[ri] = rj
+			}
+		}
+	}
+	for i := range comp {
+		comp[i] = root(i)
+	}
+	return comp
 }
 
 func TestOrderIndependence(t *testing.T) {
@@ -363,10 +544,10 @@ func TestSortOrder(t *testing.T) {
 	}
 }
 
-// TestCandidatesMatchAllPairs checks the prefix-filtered search against
-// comparing every pair, on small vocabularies where many pairs sit near
-// every threshold.
-func TestCandidatesMatchAllPairs(t *testing.T) {
+// TestCandidatesMatchBruteForce checks the prefix-filtered search against
+// comparing each group with every leader, on small vocabularies where many
+// pairs sit near every threshold.
+func TestCandidatesMatchBruteForce(t *testing.T) {
 	words := []string{"cache", "build", "graph", "index", "parser", "deploy", "query", "merge", "retry", "schema", "token", "shard"}
 	r := rand.New(rand.NewPCG(3, 4))
 	for round := range 40 {
@@ -377,32 +558,30 @@ func TestCandidatesMatchAllPairs(t *testing.T) {
 			for range n {
 				text += words[r.IntN(len(words)-round%6)] + " "
 			}
-			ls[i] = Lesson{Text: text}
+			ls[i] = Lesson{Text: text, Date: day0.AddDate(0, 0, r.IntN(10))}
 		}
 		c := analyse(ls)
 		vs := weigh(c, len(ls))
+		order := byRecency(ls, winners(ls, c.group, len(c.groups)))
 		for _, th := range []float64{-1, 0, 0.3, 0.5, 0.7, DefaultThreshold, 0.95, 0.999999} {
-			if got, want := link(vs, len(c.terms), th), allPairs(vs, th); !slices.Equal(got, want) {
-				t.Fatalf("round %d, threshold %v: components %v, want %v", round, th, got, want)
+			got, gotLeaders := lead(vs, order, len(c.terms), th)
+			want, wantLeaders := bruteLead(vs, order, th)
+			if !slices.Equal(got, want) || !slices.Equal(gotLeaders, wantLeaders) {
+				t.Fatalf("round %d, threshold %v: clusters %v, leaders %v; want %v, %v", round, th, got, gotLeaders, want, wantLeaders)
 			}
 		}
 	}
 }
 
-func allPairs(vs []vector, threshold float64) []int {
-	parent := make([]int, len(vs))
-	for i := range parent {
-		parent[i] = i
-	}
-	for i := range vs {
-		for j := range i {
-			if similar(vs[i], vs[j], threshold) {
-				union(parent, i, j)
-			}
+func bruteLead(vs []vector, order []int, threshold float64) (cluster, leader []int) {
+	cluster = make([]int, len(vs))
+	for _, g := range order {
+		k := slices.IndexFunc(leader, func(l int) bool { return similar(vs[g], vs[l], threshold) })
+		if k < 0 {
+			k = len(leader)
+			leader = append(leader, g)
 		}
+		cluster[g] = k
 	}
-	for i := range parent {
-		parent[i] = find(parent, i)
-	}
-	return parent
+	return cluster, leader
 }
