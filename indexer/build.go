@@ -5,12 +5,14 @@ package indexer
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"time"
 
+	"github.com/engramhq/engram/indexer/bootstrap"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/query"
@@ -33,6 +35,9 @@ type Options struct {
 	// CacheDir is where the query cache goes; "" means $ENGRAM_CACHE_DIR
 	// or the user's cache directory.
 	CacheDir string
+	// Budget is the bootstrap's size in tokens; 0 means engram.toml's
+	// [bootstrap] budget, or 2,000.
+	Budget int
 }
 
 // ErrRefused means the build found a problem that must not be published
@@ -80,6 +85,9 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 
 	clock.start("export")
 	docs := export.Documents(in.Export)
+	if err := addBootstrap(docs, opt.Budget, in.Config); err != nil {
+		return r, err
+	}
 	for k, v := range docs.Manifest.Counts {
 		r.Counts[k] = v
 	}
@@ -103,6 +111,28 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 		}
 	}
 	return r, err
+}
+
+// addBootstrap fits the bootstrap to its budget and adds bootstrap.json
+// and bootstrap.md to the documents.
+func addBootstrap(docs *export.Site, budget int, cfg Config) error {
+	if budget == 0 {
+		budget = *cfg.Bootstrap.Budget
+	}
+	docs.Budget = budget
+	_, js, md, err := bootstrap.Fit(bootstrap.Build(docs), budget)
+	if err != nil {
+		return err
+	}
+	schema, err := json.MarshalIndent(export.Schema("bootstrap.schema.json", "engram bootstrap: what an agent reads at session start", bootstrap.Bootstrap{}), "", "  ")
+	if err != nil {
+		return err
+	}
+	docs.Extra = append(docs.Extra,
+		export.File{Path: "api/v1/bootstrap.json", Data: js},
+		export.File{Path: "api/v1/bootstrap.md", Data: md},
+		export.File{Path: "api/v1/schema/bootstrap.schema.json", Data: append(schema, '\n')})
+	return nil
 }
 
 func saveCache(opt Options, fp string, docs *export.Site) error {

@@ -33,7 +33,7 @@ import (
 const CacheEnv = "ENGRAM_CACHE_DIR"
 
 // cacheFormat changes whenever the files of the cache change shape.
-const cacheFormat = 4
+const cacheFormat = 5
 
 // Part is a part of a snapshot; a query reads only the parts it needs.
 type Part int
@@ -43,12 +43,13 @@ const (
 	PartPatterns
 	PartGraph
 	PartAntipatterns
+	PartBootstrap
 )
 
 var partFiles = []struct {
 	part Part
 	name string
-}{{PartEpisodes, "episodes.json"}, {PartPatterns, "patterns.json"}, {PartGraph, "graph.gob"}, {PartAntipatterns, "antipatterns.json"}}
+}{{PartEpisodes, "episodes.json"}, {PartPatterns, "patterns.json"}, {PartGraph, "graph.gob"}, {PartAntipatterns, "antipatterns.json"}, {PartBootstrap, "bootstrap.gob"}}
 
 type cacheMeta struct {
 	Format        int       `json:"format"`
@@ -154,7 +155,7 @@ func readMeta(dir string) (cacheMeta, error) {
 func readSnapshot(dir string, meta cacheMeta, parts Part) (*query.Snapshot, error) {
 	snap := &query.Snapshot{ReferenceTime: meta.ReferenceTime, Commit: meta.Commit}
 	var g cachedGraph
-	targets := map[Part]any{PartEpisodes: &snap.Episodes, PartPatterns: &snap.Patterns, PartGraph: &g, PartAntipatterns: &snap.Antipatterns}
+	targets := map[Part]any{PartEpisodes: &snap.Episodes, PartPatterns: &snap.Patterns, PartGraph: &g, PartAntipatterns: &snap.Antipatterns, PartBootstrap: &snap.Bootstrap}
 	for _, f := range partFiles {
 		if parts&f.part == 0 {
 			continue
@@ -260,7 +261,7 @@ func writeCache(dir string, opt Options, fp string, snap *query.Snapshot) error 
 	defer os.RemoveAll(tmp)
 	// The documents are JSON, which keeps a rate of 0 apart from no rate
 	// (gob drops both); the graph is gob, which reads faster.
-	for name, v := range map[string]any{"episodes.json": snap.Episodes, "patterns.json": snap.Patterns, "graph.gob": g, "antipatterns.json": snap.Antipatterns} {
+	for name, v := range map[string]any{"episodes.json": snap.Episodes, "patterns.json": snap.Patterns, "graph.gob": g, "antipatterns.json": snap.Antipatterns, "bootstrap.gob": snap.Bootstrap} {
 		var buf bytes.Buffer
 		var err error
 		if strings.HasSuffix(name, ".gob") {

@@ -35,6 +35,7 @@ func pages(s *export.Site, md markdown) []page {
 		{path: "episodes/_index.md", fm: frontMatter{Title: "Episodes", Params: map[string]any{"kind": "episodes"}}},
 		{path: "patterns/_index.md", fm: frontMatter{Title: "Patterns", Params: map[string]any{"kind": "patterns"}}},
 		{path: "notes/_index.md", fm: frontMatter{Title: "Notes", Params: map[string]any{"kind": "notes"}}},
+		{path: "lessons/_index.md", fm: frontMatter{Title: "Lessons", Params: map[string]any{"kind": "lessons", "lessons": lessonViews(s)}}},
 	}
 	// Each page carries its document, less what the templates take from
 	// the rendered HTML instead (prose, resolved links, extra keys): Hugo
@@ -64,6 +65,28 @@ func pages(s *export.Site, md markdown) []page {
 		}})
 	}
 	return ps
+}
+
+// lessonView is a lesson cluster with a page for each of its episodes.
+type lessonView struct {
+	export.Lesson
+	EpisodeRefs []export.Ref `json:"episode_refs"`
+}
+
+func lessonViews(s *export.Site) []lessonView {
+	urls := map[string]string{}
+	for _, e := range s.Episodes {
+		urls[e.ID] = e.URL
+	}
+	out := []lessonView{}
+	for _, l := range s.Lessons {
+		v := lessonView{Lesson: l, EpisodeRefs: []export.Ref{}}
+		for _, id := range l.Episodes {
+			v.EpisodeRefs = append(v.EpisodeRefs, export.Ref{ID: id, Type: "episode", URL: urls[id]})
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // antipatternSlugs lists the antipatterns' page slugs in SPEC §3's order.

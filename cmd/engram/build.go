@@ -24,6 +24,7 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	strict := fs.Bool("strict", false, "exit 1 when any error diagnostic is found")
 	force := fs.Bool("force", false, "publish even when the build would drop more than half of the notes")
 	verbose := fs.Bool("v", false, "print info diagnostics too")
+	budget := fs.Int("budget", 0, "bootstrap size in tokens (default: engram.toml [bootstrap] budget, or 2000)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -34,8 +35,11 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *repo == "" {
 		*repo = defaultRepo()
 	}
+	if *budget < 0 {
+		return fmt.Errorf("%w: build: --budget must be a number of tokens above 0", errUsage)
+	}
 	began := time.Now()
-	r, err := indexer.Build(ctx, indexer.Options{Repo: *repo, Out: *out, BaseURL: *baseURL, Now: ref, Force: *force, Log: stderr})
+	r, err := indexer.Build(ctx, indexer.Options{Repo: *repo, Out: *out, BaseURL: *baseURL, Now: ref, Force: *force, Log: stderr, Budget: *budget})
 	if r != nil {
 		printDiagnostics(stderr, r.Diagnostics, *verbose)
 	}

@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/bootstrap"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/query"
 )
@@ -357,4 +358,43 @@ func oneLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+func cmdBootstrap(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, q := newQueryFlags("bootstrap")
+	budget := fs.Int("budget", 0, "size in tokens (default: engram.toml [bootstrap] budget, or 2000)")
+	format := fs.String("format", "md", "md or json")
+	if _, err := parseArgs(fs, args, 0, ""); err != nil {
+		return err
+	}
+	if *format != "md" && *format != "json" {
+		return fmt.Errorf("%w: bootstrap: --format must be md or json, not %q", errUsage, *format)
+	}
+	if q.json {
+		*format = "json"
+	}
+	if *budget < 0 {
+		return fmt.Errorf("%w: bootstrap: --budget must be a number of tokens above 0", errUsage)
+	}
+	snap, err := q.snapshot(ctx, stderr, indexer.PartBootstrap)
+	if err != nil {
+		return err
+	}
+	if *budget == 0 {
+		cfg, err := indexer.ReadConfig(q.repo)
+		if err != nil {
+			return err
+		}
+		*budget = *cfg.Bootstrap.Budget
+	}
+	_, js, md, err := bootstrap.Fit(snap.Bootstrap, *budget)
+	if err != nil {
+		return err
+	}
+	if *format == "json" {
+		_, err = stdout.Write(js)
+	} else {
+		_, err = stdout.Write(md)
+	}
+	return err
 }

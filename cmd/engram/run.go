@@ -23,7 +23,7 @@ const (
 const usage = `engram turns a git repository of agent memory into JSON indexes and a site.
 
 Usage:
-  engram build [--repo DIR] [--out public] [--base-url URL] [--now TIME] [--strict] [--force] [-v]
+  engram build [--repo DIR] [--out public] [--base-url URL] [--now TIME] [--budget 2000] [--strict] [--force] [-v]
   engram check [--repo DIR] [--format text|json|github] [--strict]
   engram episodes [--outcome O] [--since 7d] [--tag T] [--task TEXT] [--json]
   engram decisions EPISODE [--json]
@@ -31,17 +31,18 @@ Usage:
   engram antipatterns [--max-success 0.3] [--min-occurrences 2] [--json]
   engram path FROM TO [--max-depth 5] [--json]
   engram whatif --episode E --decision D [--option O] [--json]
+  engram bootstrap [--budget 2000] [--format md|json]
   engram version
 
 --repo defaults to the current directory, or to ./content when the current
 directory holds no memory repository but ./content does (the demo).
-Queries (episodes ... whatif) take --repo and --now too. They answer from
+Queries (episodes ... bootstrap) take --repo and --now too. They answer from
 the cache the last build left (in $ENGRAM_CACHE_DIR, or the user's cache
 directory), and read the repository again when it has changed since.
 `
 
 // queries are the commands that answer from the query cache.
-var queries = map[string]bool{"episodes": true, "decisions": true, "patterns": true, "antipatterns": true, "path": true, "whatif": true}
+var queries = map[string]bool{"episodes": true, "decisions": true, "patterns": true, "antipatterns": true, "path": true, "whatif": true, "bootstrap": true}
 
 // errUsage marks errors in the command line: exit code 2.
 var errUsage = errors.New("usage")
@@ -69,6 +70,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdPath(ctx, args[1:], stdout, stderr)
 	case "whatif":
 		err = cmdWhatIf(ctx, args[1:], stdout, stderr)
+	case "bootstrap":
+		err = cmdBootstrap(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "engram", indexer.Version)
 	case "help", "-h", "--help":

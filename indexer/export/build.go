@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/engramhq/engram/indexer/causal"
+	"github.com/engramhq/engram/indexer/lessons"
 	"github.com/engramhq/engram/indexer/note"
 )
 
@@ -70,12 +71,15 @@ func Documents(in Input) *Site {
 	sort.Slice(s.Notes, func(i, j int) bool { return s.Notes[i].ID < s.Notes[j].ID })
 	s.Graph = x.graph(s.Patterns)
 	s.Antipatterns = antipatterns(s.Patterns)
+	s.Lessons = x.lessons()
+	s.DueItems = x.dueItems()
 	s.Health = x.health()
 	s.Manifest = Manifest{
 		Version:       SchemaVersion,
 		Generator:     in.Generator,
 		Commit:        in.Commit,
 		ReferenceTime: formatTime(in.ReferenceTime),
+		Lambda:        in.Decay.Lambda,
 		Counts: map[string]int{
 			"episodes":     len(s.Episodes),
 			"patterns":     len(s.Patterns),
@@ -83,9 +87,45 @@ func Documents(in Input) *Site {
 			"notes":        len(s.Notes),
 			"nodes":        len(s.Graph.Nodes),
 			"edges":        len(s.Graph.Edges),
+			"lessons":      len(s.Lessons),
 		},
 	}
 	return s
+}
+
+// lessons clusters the lessons of every episode (SPEC §3).
+func (x *exporter) lessons() []Lesson {
+	var ls []lessons.Lesson
+	for i := range x.in.Notes {
+		n := &x.in.Notes[i]
+		if n.Episode == nil {
+			continue
+		}
+		for _, l := range n.Episode.Lessons {
+			ls = append(ls, lessons.Lesson{Text: l.Text, Episode: n.Title, Date: x.in.Meta[i].Created})
+		}
+	}
+	out := []Lesson{}
+	for _, c := range lessons.Clusters(ls, lessons.DefaultThreshold) {
+		d := x.decay(float64(c.Count)/float64(c.Count+1), c.Latest, Feedback{})
+		out = append(out, Lesson{Text: c.Text, Count: c.Count, Episodes: c.Episodes, Score: d.Score, Latest: formatTime(c.Latest), Wordings: c.Members})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out
+}
+
+// dueItems lists the notes that have a due date, soonest first.
+func (x *exporter) dueItems() []DueItem {
+	var out []DueItem
+	for i := range x.in.Notes {
+		if n := &x.in.Notes[i]; !n.Due.IsZero() {
+			out = append(out, DueItem{ID: n.Title, URL: x.url(i), Due: n.Due})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Due.Before(out[j].Due) || out[i].Due.Equal(out[j].Due) && out[i].ID < out[j].ID
+	})
+	return out
 }
 
 func countAntipatterns(ps []Pattern) int {

@@ -279,12 +279,14 @@ type Note struct {
 
 // Manifest is index.json.
 type Manifest struct {
-	Version       int            `json:"version"`
-	Generator     string         `json:"generator"`
-	Commit        string         `json:"commit,omitempty"`
-	ReferenceTime string         `json:"reference_time"`
-	Counts        map[string]int `json:"counts"`
-	Files         []string       `json:"files"`
+	Version       int    `json:"version"`
+	Generator     string `json:"generator"`
+	Commit        string `json:"commit,omitempty"`
+	ReferenceTime string `json:"reference_time"`
+	// Lambda is λ of every decayed score.
+	Lambda float64        `json:"lambda"`
+	Counts map[string]int `json:"counts"`
+	Files  []string       `json:"files"`
 }
 
 // Site is every document of one build.
@@ -297,6 +299,34 @@ type Site struct {
 	Patterns      []Pattern // sorted by id
 	Notes         []Note    // sorted by id
 	Antipatterns  []Pattern // summaries, in SPEC §3's order
+	Lessons       []Lesson  // clusters, most recurring first
+	DueItems      []DueItem // notes with a due date, by date
 	Graph         Graph
 	Health        Health
+	// Extra are files made by later stages (the bootstrap), written and
+	// listed in the manifest with the rest.
+	Extra []File
+	// Budget is the bootstrap's token budget, named in llms.txt.
+	Budget int
+}
+
+// Lesson is an item of lessons.json: a cluster of lessons that say the
+// same thing (SPEC §3), in the wording of its most recent member. Score is
+// count/(count+1), decayed from the latest member's date: recurring and
+// recent lessons first.
+type Lesson struct {
+	Text     string   `json:"text"`
+	Count    int      `json:"count"`
+	Episodes []string `json:"episodes"`
+	Score    float64  `json:"score"`
+	Latest   string   `json:"latest"`
+	// Wordings are the distinct texts of the cluster's members.
+	Wordings []string `json:"wordings"`
+}
+
+// DueItem is a note with a due date: a forward trigger.
+type DueItem struct {
+	ID  string
+	URL string
+	Due time.Time
 }

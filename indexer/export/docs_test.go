@@ -148,10 +148,22 @@ func TestFilesPaths(t *testing.T) {
 		"api/v1/graph.json",
 		"api/v1/health.json",
 		"api/v1/index.json",
+		"api/v1/lessons.json",
 		"api/v1/patterns.json",
 		"api/v1/patterns/antipattern-skip-ci.json",
 		"api/v1/patterns/pattern-retry-blindly.json",
 		"api/v1/patterns/pattern-run-tests-before-commit.json",
+		"api/v1/schema/antipatterns.schema.json",
+		"api/v1/schema/episode.schema.json",
+		"api/v1/schema/episodes.schema.json",
+		"api/v1/schema/graph.schema.json",
+		"api/v1/schema/health.schema.json",
+		"api/v1/schema/index.schema.json",
+		"api/v1/schema/lessons.schema.json",
+		"api/v1/schema/pattern.schema.json",
+		"api/v1/schema/patterns.schema.json",
+		"feed.json",
+		"llms.txt",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("paths:\n%q\nwant\n%q", got, want)

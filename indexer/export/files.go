@@ -51,8 +51,21 @@ func (s *Site) Files() ([]File, error) {
 		{"antipatterns.json", List[Pattern]{SchemaVersion, ref, s.Antipatterns}},
 		{"graph.json", s.Graph},
 		{"health.json", s.Health},
+		{"lessons.json", List[Lesson]{SchemaVersion, ref, s.Lessons}},
 	} {
 		if err := add(f.name, f.v); err != nil {
+			return nil, err
+		}
+	}
+	feed, err := encode(s.feed())
+	if err != nil {
+		return nil, fmt.Errorf("encode feed.json: %w", err)
+	}
+	files = append(files, File{Path: "feed.json", Data: feed}, File{Path: "llms.txt", Data: s.llmsTxt(s.Budget)})
+	files = append(files, s.Extra...)
+	for _, sc := range schemaFiles() {
+		name := sc.name + ".schema.json"
+		if err := add("schema/"+name, Schema(name, sc.title, sc.v)); err != nil {
 			return nil, err
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/engramhq/engram/indexer/bootstrap"
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
 )
@@ -26,6 +27,8 @@ type Snapshot struct {
 	// thresholds, in SPEC §3's order: antipatterns.json.
 	Antipatterns []export.Pattern
 	Graph        Graph
+	// Bootstrap holds the bootstrap's items before any budget.
+	Bootstrap bootstrap.Candidates
 }
 
 // Episode is an episode summary with its decisions.
@@ -67,6 +70,7 @@ func FromSite(s *export.Site) *Snapshot {
 		snap.Patterns = append(snap.Patterns, p)
 	}
 	snap.Antipatterns = s.Antipatterns
+	snap.Bootstrap = bootstrap.Build(s)
 	for _, n := range s.Graph.Nodes {
 		snap.Graph.Nodes = append(snap.Graph.Nodes, Node{ID: n.ID, Type: n.Type})
 	}

@@ -1,0 +1,86 @@
+package export
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Feed is feed.json: the episodes as a JSON Feed 1.1
+// (https://jsonfeed.org/version/1.1), newest first.
+type Feed struct {
+	Version     string     `json:"version"`
+	Title       string     `json:"title"`
+	HomePageURL string     `json:"home_page_url"`
+	FeedURL     string     `json:"feed_url"`
+	Description string     `json:"description"`
+	Language    string     `json:"language"`
+	Items       []FeedItem `json:"items"`
+}
+
+// FeedItem is one episode of the feed.
+type FeedItem struct {
+	ID            string   `json:"id"`
+	URL           string   `json:"url"`
+	Title         string   `json:"title"`
+	ContentText   string   `json:"content_text"`
+	Summary       string   `json:"summary"`
+	DatePublished string   `json:"date_published"`
+	DateModified  string   `json:"date_modified"`
+	Tags          []string `json:"tags"`
+}
+
+// FeedVersion is the JSON Feed version feed.json follows.
+const FeedVersion = "https://jsonfeed.org/version/1.1"
+
+func (s *Site) feed() Feed {
+	f := Feed{
+		Version: FeedVersion, Title: s.Title + ": episodes", HomePageURL: s.BaseURL, FeedURL: s.BaseURL + "feed.json",
+		Description: "Episodes of agent memory: what happened in each session, and how it ended.", Language: "en",
+		Items: []FeedItem{},
+	}
+	for _, e := range s.Episodes {
+		var text strings.Builder
+		fmt.Fprintf(&text, "Outcome: %s.\nTask: %s\n", e.Outcome, e.Task)
+		for _, l := range e.Lessons {
+			fmt.Fprintf(&text, "Lesson: %s\n", l)
+		}
+		f.Items = append(f.Items, FeedItem{
+			ID: e.URL, URL: e.URL, Title: e.Title, ContentText: text.String(),
+			Summary: e.Outcome + ": " + e.Task, DatePublished: e.Created, DateModified: e.Updated, Tags: e.Tags,
+		})
+	}
+	return f
+}
+
+// llmsTxt is llms.txt (https://llmstxt.org): a Markdown index of the site
+// for agents. An H1 with the site's name, a blockquote summary, then
+// sections of "- [name](url): notes" links; the "Optional" section is what
+// an agent may skip.
+func (s *Site) llmsTxt(budget int) []byte {
+	api := s.BaseURL + "api/v1/"
+	var w strings.Builder
+	fmt.Fprintf(&w, "# %s\n\n", strings.TrimSpace(strings.ReplaceAll(s.Title, "\n", " ")))
+	fmt.Fprintf(&w, "> Agent memory built by engram: %d episodes (what happened in past sessions), %d patterns and antipatterns (what works and what fails), and the causal graph between them. Start with the bootstrap; every file is static JSON.\n\n",
+		len(s.Episodes), len(s.Patterns))
+	w.WriteString("At session start, read the bootstrap. Before repeating a risky action, check the antipatterns. For the detail of a note, follow its `json_url`.\n\n")
+	w.WriteString("## Start here\n\n")
+	within := ""
+	if budget > 0 {
+		within = fmt.Sprintf(", within %d tokens", budget)
+	}
+	fmt.Fprintf(&w, "- [Bootstrap (Markdown)](%sbootstrap.md): warnings, recent failures, best patterns, recurring lessons and due items%s\n", api, within)
+	fmt.Fprintf(&w, "- [Bootstrap (JSON)](%sbootstrap.json): the same, as JSON\n", api)
+	fmt.Fprintf(&w, "- [Antipatterns](%santipatterns.json): what fails, worst first\n", api)
+	w.WriteString("\n## API\n\n")
+	fmt.Fprintf(&w, "- [Manifest](%sindex.json): every file, counts, commit and reference time\n", api)
+	fmt.Fprintf(&w, "- [Episodes](%sepisodes.json): every episode in brief, newest first; each links its full JSON\n", api)
+	fmt.Fprintf(&w, "- [Patterns](%spatterns.json): patterns with declared and measured success rates, confidence and causal edges\n", api)
+	fmt.Fprintf(&w, "- [Lessons](%slessons.json): lessons of all episodes, clustered, most recurring first\n", api)
+	fmt.Fprintf(&w, "- [Causal graph](%sgraph.json): nodes and weighted edges, in the shape of ai-agents' causal-graph.json\n", api)
+	fmt.Fprintf(&w, "- [Graph health](%shealth.json): isolated nodes, edge types, tautologies, unmeasured rates, dangling links\n", api)
+	fmt.Fprintf(&w, "- [JSON Schemas](%sschema/): one per file of the API\n", api)
+	w.WriteString("\n## Optional\n\n")
+	fmt.Fprintf(&w, "- [Episode feed](%sfeed.json): JSON Feed 1.1 of the episodes\n", s.BaseURL)
+	fmt.Fprintf(&w, "- [Site](%s): the same memory as web pages, for people\n", s.BaseURL)
+	return []byte(w.String())
+}

@@ -1,0 +1,150 @@
+package export
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// SchemaDialect is the JSON Schema draft every published schema follows.
+const SchemaDialect = "https://json-schema.org/draft/2020-12/schema"
+
+// Schema derives the JSON Schema of a document from the Go type that
+// encodes it, so the two cannot drift: every field the encoder writes is
+// a property, required unless its tag says omitempty; nil pointers are
+// null; lists are arrays (never null: a nil list would encode as null and
+// fail validation, which is the point); maps are objects; no other
+// properties are allowed. Struct types become $defs.
+func Schema(id, title string, v any) map[string]any {
+	g := &schemaGen{defs: map[string]any{}}
+	root := g.of(reflect.TypeOf(v))
+	s := map[string]any{"$schema": SchemaDialect, "$id": id, "title": title}
+	for k, val := range root {
+		s[k] = val
+	}
+	if len(g.defs) > 0 {
+		s["$defs"] = g.defs
+	}
+	return s
+}
+
+type schemaGen struct {
+	defs map[string]any
+}
+
+var defName = regexp.MustCompile(`[^A-Za-z0-9_]+`)
+
+func (g *schemaGen) of(t reflect.Type) map[string]any {
+	switch t.Kind() {
+	case reflect.Pointer:
+		inner := g.of(t.Elem())
+		if typ, ok := inner["type"].(string); ok && len(inner) == 1 {
+			return map[string]any{"type": []string{typ, "null"}}
+		}
+		return map[string]any{"anyOf": []any{inner, map[string]any{"type": "null"}}}
+	case reflect.String:
+		return map[string]any{"type": "string"}
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return map[string]any{"type": "integer"}
+	case reflect.Float32, reflect.Float64:
+		return map[string]any{"type": "number"}
+	case reflect.Slice, reflect.Array:
+		return map[string]any{"type": "array", "items": g.of(t.Elem())}
+	case reflect.Map:
+		return map[string]any{"type": "object", "additionalProperties": g.of(t.Elem())}
+	case reflect.Interface:
+		return map[string]any{}
+	case reflect.Struct:
+		name := strings.Trim(defName.ReplaceAllString(t.Name(), "_"), "_")
+		if _, done := g.defs[name]; !done {
+			g.defs[name] = true // a placeholder while the fields are made
+			g.defs[name] = g.object(t)
+		}
+		return map[string]any{"$ref": "#/$defs/" + name}
+	}
+	panic(fmt.Sprintf("export: no JSON Schema for %s", t))
+}
+
+// object is a struct's schema: its fields, with embedded structs'
+// fields in place, as encoding/json writes them.
+func (g *schemaGen) object(t reflect.Type) map[string]any {
+	props := map[string]any{}
+	var required []string
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			tag := f.Tag.Get("json")
+			if tag == "-" || !f.IsExported() && !f.Anonymous {
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			if f.Anonymous && name == "" {
+				walk(f.Type)
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			props[name] = g.of(f.Type)
+			if !strings.Contains(opts, "omitempty") {
+				required = append(required, name)
+			}
+		}
+	}
+	walk(t)
+	sort.Strings(required)
+	o := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		o["required"] = required
+	}
+	return o
+}
+
+// schemaFiles are the schemas of the files Files writes: one per file
+// name, and one for every episode and every pattern.
+func schemaFiles() []struct {
+	name, title string
+	v           any
+} {
+	return []struct {
+		name, title string
+		v           any
+	}{
+		{"index", "engram manifest: every file of the API", Manifest{}},
+		{"episodes", "engram episode summaries", List[EpisodeSummary]{}},
+		{"episode", "engram episode (api/v1/episodes/<slug>.json)", Episode{}},
+		{"patterns", "engram patterns", List[Pattern]{}},
+		{"pattern", "engram pattern (api/v1/patterns/<slug>.json)", Pattern{}},
+		{"antipatterns", "engram antipatterns", List[Pattern]{}},
+		{"graph", "engram causal graph (the keys of ai-agents' causal-graph.json)", Graph{}},
+		{"health", "engram graph health", Health{}},
+		{"lessons", "engram lesson clusters", List[Lesson]{}},
+	}
+}
+
+// SchemaPath is where the schema of an API file is published:
+// api/v1/schema/<name>.schema.json, with episodes/<slug>.json and
+// patterns/<slug>.json under episode and pattern. ok is false for a file
+// without a schema (Markdown, text, the schemas themselves).
+func SchemaPath(file string) (string, bool) {
+	rest, ok := strings.CutPrefix(file, "api/v1/")
+	if !ok || !strings.HasSuffix(rest, ".json") || strings.HasPrefix(rest, "schema/") {
+		return "", false
+	}
+	name := strings.TrimSuffix(rest, ".json")
+	switch {
+	case strings.HasPrefix(name, "episodes/"):
+		name = "episode"
+	case strings.HasPrefix(name, "patterns/"):
+		name = "pattern"
+	case strings.Contains(name, "/"):
+		return "", false
+	}
+	return "api/v1/schema/" + name + ".schema.json", true
+}
