@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/engramhq/engram/indexer"
+)
+
+// TestSessionStartHook runs docs/hooks/session-start.sh, the hook
+// docs/agents.md tells agents to install, as a coding agent would: against
+// the built demo site served over HTTP (with curl), and against the demo
+// repository with the engram binary when there is no site.
+func TestSessionStartHook(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh on this machine; skipping the session-start hook")
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: "../../content", Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(out, "api", "v1", "bootstrap.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook, err := filepath.Abs("../../docs/hooks/session-start.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(env ...string) (string, string) {
+		t.Helper()
+		cmd := exec.Command(sh, hook)
+		cmd.Env = append(os.Environ(), env...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("hook: %v\n%s", err, stderr.String())
+		}
+		return stdout.String(), stderr.String()
+	}
+
+	t.Run("from the published site", func(t *testing.T) {
+		if _, err := exec.LookPath("curl"); err != nil {
+			t.Skip("curl is not installed (.ci/run installs it); skipping the fetch")
+		}
+		srv := httptest.NewServer(http.FileServer(http.Dir(out)))
+		defer srv.Close()
+		got, stderr := run("ENGRAM_URL="+srv.URL+"/", "PATH="+os.Getenv("PATH"))
+		if strings.TrimSpace(got) != strings.TrimSpace(string(want)) || stderr != "" {
+			t.Errorf("hook printed:\n%s\nstderr: %s\nwant bootstrap.md:\n%s", got, stderr, want)
+		}
+	})
+
+	t.Run("from the repository with engram", func(t *testing.T) {
+		bin := t.TempDir()
+		if b, err := exec.Command("go", "build", "-o", filepath.Join(bin, "engram"), ".").CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, b)
+		}
+		repo, _ := filepath.Abs("../../content")
+		got, _ := run("ENGRAM_URL=", "ENGRAM_REPO="+repo, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		// The same items; the reference time is the repository's commit,
+		// as for the build.
+		if !strings.Contains(got, "## Warnings: antipatterns to avoid") || !strings.Contains(got, "ANTIPATTERN-") {
+			t.Errorf("hook printed:\n%s", got)
+		}
+		got, _ = run("ENGRAM_URL=", "ENGRAM_REPO="+repo, "ENGRAM_BUDGET=300", "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		if len(got) >= len(want) || !strings.Contains(got, "# ") {
+			t.Errorf("a 300-token budget printed %d bytes:\n%s", len(got), got)
+		}
+	})
+
+	t.Run("nothing to read never fails the session", func(t *testing.T) {
+		got, stderr := run("ENGRAM_URL=http://127.0.0.1:9/", "PATH=/nonexistent")
+		if got != "" || !strings.Contains(stderr, "could not fetch") {
+			t.Errorf("stdout %q stderr %q", got, stderr)
+		}
+	})
+}
