@@ -76,10 +76,13 @@ type Candidates struct {
 var ErrBudget = errors.New("bootstrap budget too small")
 
 // Fit cuts the candidates to the budget: while the JSON or the Markdown
-// form is over budget tokens, the lowest-scored item of any section goes
-// (ties: the later section, then the later item). It fails with ErrBudget
-// when not even one item fits, or when there are no items and the empty
-// bootstrap does not fit.
+// form is over budget tokens, the lowest-scored item goes, scores taken
+// relative to the best of their section (an antipattern's failure rate
+// and an episode's recency are not on one scale; relative to its section,
+// every section's best item scores 1, so a small budget keeps the best of
+// every section rather than all of one). Ties go to the lower score, then
+// the later section. It fails with ErrBudget when not even one item fits,
+// or when there are no items and the empty bootstrap does not fit.
 func Fit(c Candidates, budget int) (Bootstrap, []byte, []byte, error) {
 	b := Bootstrap{Version: export.SchemaVersion, Title: c.Title, ReferenceTime: c.ReferenceTime, BudgetTokens: budget}
 	for i, l := range c.lists() {
@@ -116,18 +119,28 @@ func (b *Bootstrap) count() int {
 	return n
 }
 
-// dropLowest removes the item with the lowest score.
+// dropLowest removes the item with the lowest score relative to the best
+// of its section.
 func (b *Bootstrap) dropLowest() {
-	bestList, bestItem := -1, -1
-	for i, l := range b.lists() {
+	lists := b.lists()
+	pick, pickItem, pickRel := -1, 0, 0.0
+	for i, l := range lists {
+		best := math.Inf(-1)
+		for _, it := range *l {
+			best = math.Max(best, it.Score)
+		}
 		for j, it := range *l {
-			if bestList < 0 || it.Score <= (*b.lists()[bestList])[bestItem].Score {
-				bestList, bestItem = i, j
+			rel := 1 - float64(j)/float64(len(*l)) // by rank when no score is positive
+			if best > 0 {
+				rel = it.Score / best
+			}
+			if pick < 0 || rel < pickRel || rel == pickRel && it.Score <= (*lists[pick])[pickItem].Score {
+				pick, pickItem, pickRel = i, j, rel
 			}
 		}
 	}
-	l := b.lists()[bestList]
-	*l = append((*l)[:bestItem:bestItem], (*l)[bestItem+1:]...)
+	l := lists[pick]
+	*l = append((*l)[:pickItem:pickItem], (*l)[pickItem+1:]...)
 }
 
 // encode renders both forms and sets Tokens to the JSON form's own count
@@ -135,10 +148,9 @@ func (b *Bootstrap) dropLowest() {
 func (b *Bootstrap) encode() ([]byte, []byte, error) {
 	var js []byte
 	for range 5 {
+		// Compact: indentation would spend the budget on white space.
 		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(b); err != nil {
+		if err := json.NewEncoder(&buf).Encode(b); err != nil {
 			return nil, nil, err
 		}
 		js = buf.Bytes()

@@ -49,28 +49,33 @@ func TestFitWithinBudget(t *testing.T) {
 			if len(b.Warnings) > MaxItems {
 				t.Errorf("%d warnings, cap %d", len(b.Warnings), MaxItems)
 			}
-			// Every kept item scores at least as high as every dropped one.
-			kept := map[string]bool{}
-			minKept := 2.0
-			for _, l := range b.lists() {
-				for _, it := range *l {
-					kept[it.ID] = true
-					minKept = min(minKept, it.Score)
-				}
-			}
+			// Within a section the best items stay, and an item is dropped
+			// only before every item that scores higher relative to its
+			// section's best.
 			c := candidates()
+			kept := b.lists()
+			rel := func(l []Item, j int) float64 { return l[j].Score / l[0].Score }
+			minKept := 2.0
+			for i := range kept {
+				for j := range *kept[i] {
+					minKept = min(minKept, rel(*c.lists()[i], j))
+				}
+			}
 			for i, l := range c.lists() {
-				for j, it := range *l {
-					if i == 0 && j >= MaxItems {
-						continue // over the cap, never a candidate
+				got := *kept[i]
+				for j, it := range got {
+					if it.ID != (*l)[j].ID {
+						t.Errorf("section %d keeps %s at %d, want %s", i, it.ID, j, (*l)[j].ID)
 					}
-					if !kept[it.ID] && it.Score > minKept {
-						t.Errorf("dropped %s (score %v) but kept an item scored %v", it.ID, it.Score, minKept)
+				}
+				for j := len(got); j < min(len(*l), MaxItems); j++ {
+					if rel(*l, j) > minKept+1e-12 {
+						t.Errorf("dropped %s (relative score %v) but kept one of %v", (*l)[j].ID, rel(*l, j), minKept)
 					}
 				}
 			}
-			if !kept["due-00"] {
-				t.Error("the due item (score 1) was dropped")
+			if budget >= 500 && (len(b.Warnings) == 0 || len(b.Patterns) == 0 || len(b.Due) == 0) {
+				t.Errorf("a section was emptied: %d warnings, %d patterns, %d due", len(b.Warnings), len(b.Patterns), len(b.Due))
 			}
 		})
 	}

@@ -54,6 +54,9 @@ func renderEpisode(d *doc, it *item) {
 	it.Decisions = decisions(d, r, it.session)
 	events(d, r, it.session)
 	lessons(d, r, it.rev)
+	if it.Lesson.Text != "" {
+		d.line("- ", it.Lesson.Text)
+	}
 	relations(d, it)
 }
 

@@ -142,8 +142,29 @@ type Note struct {
 	Tags    []string
 	// Decisions are an episode's decisions, in file order.
 	Decisions []Decision
+	// Lesson is a planted lesson, one wording of a family of paraphrases
+	// (see LessonFamilies); zero for most episodes.
+	Lesson LessonPlant
 	// Pattern is set for patterns and antipatterns.
 	Pattern *Pattern
+}
+
+// LessonPlant is a planted lesson: Family names the paraphrases that
+// say the same thing, and must form one cluster; Text is this wording.
+type LessonPlant struct {
+	Family, Text string
+}
+
+// LessonFamilies returns, by family, the good episodes whose planted
+// lesson belongs to it.
+func (c Corpus) LessonFamilies() map[string][]string {
+	out := map[string][]string{}
+	for _, n := range c.Episodes() {
+		if n.Lesson.Family != "" {
+			out[n.Lesson.Family] = append(out[n.Lesson.Family], n.Title)
+		}
+	}
+	return out
 }
 
 // Decision is the ground truth of one decision of an episode. Options come

@@ -91,6 +91,13 @@ func (g *generator) planEpisodes() {
 			it.DateSource = FromFrontMatter
 		}
 		g.linkEarlier(it)
+		if i%7 == 3 {
+			// Every seventh episode, from the fourth, also records one
+			// wording of a planted lesson family, in turn.
+			k := i / 7
+			f := lessonFamilies[k%len(lessonFamilies)]
+			it.Lesson = LessonPlant{Family: f.name, Text: f.wordings[(k/len(lessonFamilies))%len(f.wordings)]}
+		}
 		g.pools[outcomeIndex(it.Outcome)] = append(g.pools[outcomeIndex(it.Outcome)], len(g.eps))
 		g.eps = append(g.eps, it)
 	}

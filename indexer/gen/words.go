@@ -92,3 +92,31 @@ func uniqueWord(n int) string {
 	}
 	return string(out)
 }
+
+// lessonFamilies are planted lessons: each family's wordings are
+// paraphrases (the same words once stemmed and stop words dropped), in a
+// vocabulary that the template lessons never use; "rotate" and
+// "rotate-not" differ only by a negation, and must not merge.
+var lessonFamilies = []struct {
+	name     string
+	wordings []string
+}{
+	{"pin-digests", []string{
+		"Pin the base image digest in every Dockerfile.",
+		"Pinning base image digests in Dockerfiles",
+		"pin the base-image DIGEST in the dockerfile!",
+	}},
+	{"rotate", []string{
+		"Rotate the signing keys every quarter.",
+		"Rotating signing keys each quarter",
+		"rotate the signing key every quarter",
+	}},
+	{"rotate-not", []string{
+		"Do not rotate the signing keys every quarter.",
+		"Don't rotate signing keys each quarter",
+	}},
+	{"webhook-replay", []string{
+		"Replay webhooks from the dead letter queue after an outage.",
+		"Replaying webhooks from dead-letter queues after outages",
+	}},
+}

@@ -8,7 +8,8 @@ const slack = 1e-9
 
 // lead clusters the groups by leader clustering: taking the groups in
 // order, each joins the first cluster whose leader is similar to it, or
-// else starts a cluster and leads it. It returns each group's cluster,
+// else starts a cluster and leads it; a group joins only a leader of the
+// same polarity (both negated or neither). It returns each group's cluster,
 // numbered in order of creation, and each cluster's leader.
 //
 // Only the leaders are indexed, and only a prefix of each (Bayardo, Ma and
@@ -19,7 +20,7 @@ const slack = 1e-9
 // with all of a group's terms finds every leader it is similar to. The
 // rare terms come first, so the long posting lists of common words stay
 // mostly unindexed.
-func lead(vs []vector, order []int, terms int, threshold float64) (cluster, leader []int) {
+func lead(vs []vector, negated []bool, order []int, terms int, threshold float64) (cluster, leader []int) {
 	cluster = make([]int, len(vs))
 	var seen []int                   // by cluster: last step that compared with it, plus one
 	postings := make([][]int, terms) // clusters by indexed term, ascending
@@ -36,7 +37,7 @@ func lead(vs []vector, order []int, terms int, threshold float64) (cluster, lead
 					continue
 				}
 				seen[k] = step + 1
-				if similar(v, vs[leader[k]], threshold) {
+				if negated[g] == negated[leader[k]] && similar(v, vs[leader[k]], threshold) {
 					best = k
 				}
 			}

@@ -108,8 +108,30 @@ func Clusters(ls []Lesson, threshold float64) []Cluster {
 	c := analyse(ls)
 	vs := weigh(c, len(ls))
 	win := winners(ls, c.group, len(c.groups))
-	cluster, leader := lead(vs, byRecency(ls, win), len(c.terms), threshold)
+	cluster, leader := lead(vs, c.negated(), byRecency(ls, win), len(c.terms), threshold)
 	return collect(ls, c.group, cluster, leader, win)
+}
+
+// negated reports, for each group, whether its lesson says "not" (every
+// n't is a "not" after analysis). A lesson and its negation never share a
+// cluster, however similar the rest of their words: TF-IDF gives "not",
+// which many lessons use, little weight, so "Do not rotate the keys" can
+// be within the threshold of "Rotate the keys".
+func (c *corpus) negated() []bool {
+	out := make([]bool, len(c.groups))
+	for id, term := range c.terms {
+		if term != "not" {
+			continue
+		}
+		for g, ts := range c.groups {
+			for _, t := range ts {
+				if t.id == int32(id) {
+					out[g] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // winners returns, for each group, the index in ls of its most recent

@@ -548,7 +548,7 @@ func TestSortOrder(t *testing.T) {
 // comparing each group with every leader, on small vocabularies where many
 // pairs sit near every threshold.
 func TestCandidatesMatchBruteForce(t *testing.T) {
-	words := []string{"cache", "build", "graph", "index", "parser", "deploy", "query", "merge", "retry", "schema", "token", "shard"}
+	words := []string{"cache", "build", "graph", "index", "parser", "deploy", "query", "merge", "retry", "schema", "token", "not", "shard"}
 	r := rand.New(rand.NewPCG(3, 4))
 	for round := range 40 {
 		ls := make([]Lesson, 60+r.IntN(100))
@@ -564,8 +564,8 @@ func TestCandidatesMatchBruteForce(t *testing.T) {
 		vs := weigh(c, len(ls))
 		order := byRecency(ls, winners(ls, c.group, len(c.groups)))
 		for _, th := range []float64{-1, 0, 0.3, 0.5, 0.7, DefaultThreshold, 0.95, 0.999999} {
-			got, gotLeaders := lead(vs, order, len(c.terms), th)
-			want, wantLeaders := bruteLead(vs, order, th)
+			got, gotLeaders := lead(vs, c.negated(), order, len(c.terms), th)
+			want, wantLeaders := bruteLead(vs, c.negated(), order, th)
 			if !slices.Equal(got, want) || !slices.Equal(gotLeaders, wantLeaders) {
 				t.Fatalf("round %d, threshold %v: clusters %v, leaders %v; want %v, %v", round, th, got, gotLeaders, want, wantLeaders)
 			}
@@ -573,10 +573,10 @@ func TestCandidatesMatchBruteForce(t *testing.T) {
 	}
 }
 
-func bruteLead(vs []vector, order []int, threshold float64) (cluster, leader []int) {
+func bruteLead(vs []vector, negated []bool, order []int, threshold float64) (cluster, leader []int) {
 	cluster = make([]int, len(vs))
 	for _, g := range order {
-		k := slices.IndexFunc(leader, func(l int) bool { return similar(vs[g], vs[l], threshold) })
+		k := slices.IndexFunc(leader, func(l int) bool { return negated[g] == negated[l] && similar(vs[g], vs[l], threshold) })
 		if k < 0 {
 			k = len(leader)
 			leader = append(leader, g)
@@ -584,4 +584,29 @@ func bruteLead(vs []vector, order []int, threshold float64) (cluster, leader []i
 		cluster[g] = k
 	}
 	return cluster, leader
+}
+
+// TestNegationNeverMerges: where "not" is a common word, TF-IDF weighs it
+// little and "Do not rotate the signing keys" comes within the threshold
+// of "Rotate the signing keys"; they still never share a cluster.
+func TestNegationNeverMerges(t *testing.T) {
+	ls := []Lesson{
+		{Text: "Rotate the signing keys every quarter.", Episode: "E1", Date: day0},
+		{Text: "Do not rotate the signing keys every quarter.", Episode: "E2", Date: day0.AddDate(0, 0, 1)},
+		{Text: "Don't rotate signing keys each quarter", Episode: "E3", Date: day0.AddDate(0, 0, 2)},
+	}
+	for i := range 30 { // make "not" common
+		ls = append(ls, Lesson{Text: fmt.Sprintf("Do not forget step %d", i), Episode: fmt.Sprintf("F%d", i), Date: day0})
+	}
+	var got []string
+	for _, c := range Clusters(ls, DefaultThreshold) {
+		if strings.Contains(strings.ToLower(c.Text), "rotat") {
+			got = append(got, fmt.Sprintf("%s %v", c.Text, c.Episodes))
+		}
+	}
+	want := []string{"Don't rotate signing keys each quarter [E2 E3]", "Rotate the signing keys every quarter. [E1]"}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("clusters %q, want %q", got, want)
+	}
 }
