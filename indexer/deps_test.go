@@ -32,13 +32,11 @@ func TestHeavyDependenciesHaveOneOwner(t *testing.T) {
 		}
 	}
 	want := map[string]string{
-		"github.com/go-git/go-git/v5":   "github.com/engramhq/engram/indexer/source",
-		"github.com/dominikbraun/graph": "github.com/engramhq/engram/indexer/causal",
-		"github.com/gohugoio/hugo":      "github.com/engramhq/engram/site",
-		"github.com/pkoukk/tiktoken-go": "github.com/engramhq/engram/indexer/tokens",
-		// bleve's English analyzer tokenizes lessons; the search stage
-		// (issue 5) will own bleve, and lessons' analysis with it.
-		"github.com/blevesearch/bleve/v2": "github.com/engramhq/engram/indexer/lessons",
+		"github.com/go-git/go-git/v5":     "github.com/engramhq/engram/indexer/source",
+		"github.com/dominikbraun/graph":   "github.com/engramhq/engram/indexer/causal",
+		"github.com/gohugoio/hugo":        "github.com/engramhq/engram/site",
+		"github.com/pkoukk/tiktoken-go":   "github.com/engramhq/engram/indexer/tokens",
+		"github.com/blevesearch/bleve/v2": "github.com/engramhq/engram/indexer/search",
 	}
 	for heavy, pkgs := range owners {
 		var list []string

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/engramhq/engram/indexer/search"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -30,7 +30,6 @@ type termCount struct {
 }
 
 func analyse(ls []Lesson) *corpus {
-	an := englishAnalyzer()
 	c := &corpus{group: make([]int, len(ls))}
 	byWording := map[string]int{}
 	byKey := map[string]int{}
@@ -40,7 +39,7 @@ func analyse(ls []Lesson) *corpus {
 		g, ok := byWording[w]
 		if !ok {
 			text := prepare(w)
-			tc := c.count(an.Analyze([]byte(text)), ids)
+			tc := c.count(search.AnalyzeKeepingNegations(text), ids)
 			key := "n" + normal(text)
 			if len(tc) > 0 {
 				key = tc.key()
@@ -81,14 +80,14 @@ func normal(s string) string {
 }
 
 // count interns the tokens' terms and counts them.
-func (c *corpus) count(ts analysis.TokenStream, ids map[string]int32) termsOf {
+func (c *corpus) count(ts []string, ids map[string]int32) termsOf {
 	var tc termsOf
 	for _, t := range ts {
-		id, ok := ids[string(t.Term)]
+		id, ok := ids[t]
 		if !ok {
 			id = int32(len(c.terms))
-			ids[string(t.Term)] = id
-			c.terms = append(c.terms, string(t.Term))
+			ids[t] = id
+			c.terms = append(c.terms, t)
 		}
 		tc = append(tc, termCount{id: id, tf: 1})
 	}

@@ -10,9 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 )
 
 var day0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -153,33 +150,6 @@ func TestContractions(t *testing.T) {
 				t.Errorf("cosine(%q, %q) = %f, want 1", tt.a, tt.b, c)
 			}
 		})
-	}
-}
-
-// TestStopWords: the stop list is bleve's without exactly its negations.
-func TestStopWords(t *testing.T) {
-	bleve := analysis.NewTokenMap()
-	if err := bleve.LoadBytes(en.EnglishStopWords); err != nil {
-		t.Fatal(err)
-	}
-	ours := stopWords()
-	var removed []string
-	for w := range bleve {
-		if !ours[w] {
-			removed = append(removed, w)
-		}
-	}
-	slices.Sort(removed)
-	want := []string{
-		"aren't", "can't", "cannot", "couldn't", "didn't", "doesn't", "don't",
-		"hadn't", "hasn't", "haven't", "isn't", "mustn't", "no", "nor", "not",
-		"shan't", "shouldn't", "wasn't", "weren't", "won't", "wouldn't",
-	}
-	if !slices.Equal(removed, want) {
-		t.Errorf("removed %q, want %q", removed, want)
-	}
-	if len(ours) != len(bleve)-len(want) || !ours["the"] || !ours["do"] {
-		t.Errorf("stop list has %d words, want bleve's %d less %d", len(ours), len(bleve), len(want))
 	}
 }
 

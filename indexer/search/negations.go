@@ -1,7 +1,8 @@
-package lessons
+package search
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
@@ -10,6 +11,19 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/stop"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 )
+
+// AnalyzeKeepingNegations returns the terms of text as Analyze does, but
+// with negations kept: what lesson clustering compares (indexer/lessons).
+func AnalyzeKeepingNegations(text string) []string {
+	stream := negating().Analyze([]byte(text))
+	out := make([]string, 0, len(stream))
+	for _, t := range stream {
+		out = append(out, string(t.Term))
+	}
+	return out
+}
+
+var negating = sync.OnceValue(englishAnalyzer)
 
 // englishAnalyzer is bleve's "en" analyzer (analysis/lang/en/analyzer_en.go:
 // the Unicode tokenizer, then the possessive, lower-case, stop-word and
@@ -37,7 +51,7 @@ func stopWords() analysis.TokenMap {
 	m := analysis.NewTokenMap()
 	if err := m.LoadBytes(en.EnglishStopWords); err != nil {
 		// Reading from memory cannot fail: a broken build, not bad input.
-		panic("lessons: bleve's English stop words: " + err.Error())
+		panic("search: bleve's English stop words: " + err.Error())
 	}
 	for w := range m {
 		if negation(w) {
