@@ -12,6 +12,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/lessons"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/parse"
 	"github.com/engramhq/engram/indexer/source"
@@ -83,11 +84,28 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		Export: export.Input{
 			Title: cfg.Title, BaseURL: cfg.BaseURL, Generator: "engram " + Version,
 			Commit: repo.Head, ReferenceTime: ref, Notes: notes, Meta: meta, Graph: g,
-			Feedback: feedback, Decay: cfg.decay(), Diagnostics: diags,
+			Feedback: feedback, Decay: cfg.decay(), Diagnostics: diags, Lessons: clusterLessons(notes, meta),
 		},
 		Diagnostics: diags,
 		Counts:      counts,
 	}, nil
+}
+
+// clusterLessons clusters the lessons of every episode (SPEC §3).
+func clusterLessons(notes []note.Note, meta []export.Meta) []export.LessonCluster {
+	var ls []lessons.Lesson
+	for i := range notes {
+		if n := &notes[i]; n.Episode != nil {
+			for _, l := range n.Episode.Lessons {
+				ls = append(ls, lessons.Lesson{Text: l.Text, Episode: n.Title, Date: meta[i].Created})
+			}
+		}
+	}
+	var out []export.LessonCluster
+	for _, c := range lessons.Clusters(ls, lessons.DefaultThreshold) {
+		out = append(out, export.LessonCluster{Text: c.Text, Count: c.Count, Episodes: c.Episodes, Latest: c.Latest, Wordings: c.Members})
+	}
+	return out
 }
 
 // expireObservations leaves out the observations whose category has a TTL

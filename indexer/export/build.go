@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/engramhq/engram/indexer/causal"
-	"github.com/engramhq/engram/indexer/lessons"
 	"github.com/engramhq/engram/indexer/note"
 )
 
@@ -21,12 +20,23 @@ type Input struct {
 	Notes         []note.Note
 	Meta          []Meta // one per note
 	Graph         causal.Result
+	// Lessons are the clusters of the episodes' lessons (indexer/lessons).
+	Lessons []LessonCluster
 	// Feedback holds each note's echoes and fizzles, one per note (nil
 	// means none).
 	Feedback []Feedback
 	Decay    Decay
 	// Diagnostics of every stage, summarised in health.json.
 	Diagnostics []note.Diagnostic
+}
+
+// LessonCluster is a cluster of lessons that say the same thing.
+type LessonCluster struct {
+	Text     string
+	Count    int
+	Episodes []string
+	Latest   time.Time
+	Wordings []string
 }
 
 // Meta is what the indexer knows of a note besides its content.
@@ -93,22 +103,13 @@ func Documents(in Input) *Site {
 	return s
 }
 
-// lessons clusters the lessons of every episode (SPEC §3).
+// lessons scores the lesson clusters (SPEC §3): count/(count+1), decayed
+// from the latest member's date; most recurring and recent first.
 func (x *exporter) lessons() []Lesson {
-	var ls []lessons.Lesson
-	for i := range x.in.Notes {
-		n := &x.in.Notes[i]
-		if n.Episode == nil {
-			continue
-		}
-		for _, l := range n.Episode.Lessons {
-			ls = append(ls, lessons.Lesson{Text: l.Text, Episode: n.Title, Date: x.in.Meta[i].Created})
-		}
-	}
 	out := []Lesson{}
-	for _, c := range lessons.Clusters(ls, lessons.DefaultThreshold) {
+	for _, c := range x.in.Lessons {
 		d := x.decay(float64(c.Count)/float64(c.Count+1), c.Latest, Feedback{})
-		out = append(out, Lesson{Text: c.Text, Count: c.Count, Episodes: c.Episodes, Score: d.Score, Latest: formatTime(c.Latest), Wordings: c.Members})
+		out = append(out, Lesson{Text: c.Text, Count: c.Count, Episodes: c.Episodes, Score: d.Score, Latest: formatTime(c.Latest), Wordings: c.Wordings})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out
