@@ -16,6 +16,7 @@ import (
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/search"
 	"github.com/engramhq/engram/site"
 )
 
@@ -94,6 +95,9 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	if err := refuseShrink(opt, docs, r); err != nil {
 		return r, err
 	}
+	clock.start("similar")
+	sdocs := search.DocsFromSite(docs)
+	sim := addSimilar(docs, sdocs)
 	clock.start("site+api")
 	err = publish(opt.Out, func(dir string) error {
 		// The JSON API and the pages only read the documents and go to
@@ -103,15 +107,35 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 		err := site.Render(ctx, docs, dir, site.Options{Log: opt.Log})
 		return errors.Join(err, <-written)
 	})
-	clock.stop()
 	if err == nil {
+		// The search index is built with the cache: the command line
+		// searches it, the site does not.
+		clock.start("cache+search")
 		r.CacheErr = fpErr
 		if fpErr == nil {
-			r.CacheErr = saveCache(opt, fp, docs)
+			r.CacheErr = saveCache(opt, fp, docs, sdocs, sim)
 		}
 	}
+	clock.stop()
 	return r, err
 }
+
+// addSimilar fills in every episode's similar episodes (SPEC §3), and
+// returns the model they come from.
+func addSimilar(docs *export.Site, sdocs []search.Doc) *search.Similarity {
+	sim := search.NewSimilarity(sdocs)
+	all := sim.All(SimilarEpisodes)
+	for i := range docs.Episodes {
+		e := &docs.Episodes[i]
+		for _, m := range all[e.ID] {
+			e.Similar = append(e.Similar, export.Similar{ID: m.ID, Score: m.Score, URL: m.URL})
+		}
+	}
+	return sim
+}
+
+// SimilarEpisodes is how many similar episodes an episode lists.
+const SimilarEpisodes = 5
 
 // addBootstrap fits the bootstrap to its budget and adds bootstrap.json
 // and bootstrap.md to the documents.
@@ -135,12 +159,14 @@ func addBootstrap(docs *export.Site, budget int, cfg Config) error {
 	return nil
 }
 
-func saveCache(opt Options, fp string, docs *export.Site) error {
+func saveCache(opt Options, fp string, docs *export.Site, sdocs []search.Doc, sim *search.Similarity) error {
 	dir, err := cacheDir(opt.Repo, opt.CacheDir)
 	if err != nil {
 		return err
 	}
-	return writeCache(dir, opt, fp, query.FromSite(docs))
+	snap := query.FromSite(docs)
+	snap.Similar = sim
+	return writeCache(dir, opt, fp, snap, sdocs)
 }
 
 func (o Options) withDefaults() Options {

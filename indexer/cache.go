@@ -18,6 +18,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/search"
 	"github.com/engramhq/engram/indexer/source"
 )
 
@@ -33,7 +34,7 @@ import (
 const CacheEnv = "ENGRAM_CACHE_DIR"
 
 // cacheFormat changes whenever the files of the cache change shape.
-const cacheFormat = 5
+const cacheFormat = 6
 
 // Part is a part of a snapshot; a query reads only the parts it needs.
 type Part int
@@ -44,6 +45,18 @@ const (
 	PartGraph
 	PartAntipatterns
 	PartBootstrap
+	// PartSearch opens the search index (query.Snapshot.Index), which a
+	// reader must close (query.Snapshot.Close).
+	PartSearch
+	// PartSimilar reads the similarity model of the episodes.
+	PartSimilar
+)
+
+// searchDir and similarFile are the search index and the similarity
+// model, in the cache directory.
+const (
+	searchDir   = "search"
+	similarFile = "similar.gob"
 )
 
 var partFiles = []struct {
@@ -99,9 +112,20 @@ func Snapshot(ctx context.Context, opt Options, parts Part) (*query.Snapshot, Sn
 	if err != nil {
 		return nil, SnapshotInfo{}, err
 	}
-	snap := query.FromSite(export.Documents(in.Export))
+	site := export.Documents(in.Export)
+	snap := query.FromSite(site)
+	docs := search.DocsFromSite(site)
+	snap.Similar = search.NewSimilarity(docs)
 	info := SnapshotInfo{Refreshed: true, Diagnostics: len(in.Diagnostics), Errors: in.Counts["errors"]}
-	info.CacheErr = writeCache(dir, opt, fp, snap)
+	info.CacheErr = writeCache(dir, opt, fp, snap, docs)
+	if parts&PartSearch != 0 {
+		if info.CacheErr != nil {
+			return nil, info, fmt.Errorf("no search index: %w", info.CacheErr)
+		}
+		if snap.Index, err = search.Open(filepath.Join(dir, searchDir)); err != nil {
+			return nil, info, err
+		}
+	}
 	return snap, info, nil
 }
 
@@ -178,8 +202,31 @@ func readSnapshot(dir string, meta cacheMeta, parts Part) (*query.Snapshot, erro
 	if parts&PartGraph != 0 {
 		snap.Graph = g.graph()
 	}
+	if parts&PartSimilar != 0 {
+		sim, err := readSimilar(filepath.Join(dir, similarFile))
+		if err != nil {
+			return nil, err
+		}
+		snap.Similar = sim
+	}
+	if parts&PartSearch != 0 {
+		idx, err := search.Open(filepath.Join(dir, searchDir))
+		if err != nil {
+			return nil, err
+		}
+		snap.Index = idx
+	}
 	snap.FillEmpty()
 	return snap, nil
+}
+
+func readSimilar(path string) (*search.Similarity, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return search.ReadSimilarity(bufio.NewReaderSize(f, 1<<16))
 }
 
 // cachedGraph is the graph with every id stored once: edges name their
@@ -235,8 +282,9 @@ func (c cachedGraph) graph() query.Graph {
 
 // writeCache replaces the cache of a repository: written aside, then
 // renamed into place, so a reader sees the old cache or the new one (or
-// none, and reads the repository).
-func writeCache(dir string, opt Options, fp string, snap *query.Snapshot) error {
+// none, and reads the repository). The search index of docs and the
+// similarity model (snap.Similar) go with it.
+func writeCache(dir string, opt Options, fp string, snap *query.Snapshot, docs []search.Doc) error {
 	repo, err := filepath.Abs(opt.Repo)
 	if err != nil {
 		return err
@@ -276,6 +324,9 @@ func writeCache(dir string, opt Options, fp string, snap *query.Snapshot) error 
 			return fmt.Errorf("write cache: %w", err)
 		}
 	}
+	if err := writeSearch(tmp, snap.Similar, docs); err != nil {
+		return fmt.Errorf("write cache: %w", err)
+	}
 	data, err := json.Marshal(meta)
 	if err != nil {
 		return fmt.Errorf("write cache: %w", err)
@@ -292,6 +343,22 @@ func writeCache(dir string, opt Options, fp string, snap *query.Snapshot) error 
 		return fmt.Errorf("write cache: %w", err)
 	}
 	return os.RemoveAll(old)
+}
+
+// writeSearch writes the search index and the similarity model into a
+// cache directory being made.
+func writeSearch(dir string, sim *search.Similarity, docs []search.Doc) error {
+	if sim == nil {
+		sim = search.NewSimilarity(docs)
+	}
+	var buf bytes.Buffer
+	if _, err := sim.WriteTo(&buf); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, similarFile), buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return search.Build(filepath.Join(dir, searchDir), docs)
 }
 
 // outputFilter returns a test for the repository-relative paths that

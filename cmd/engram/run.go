@@ -32,17 +32,19 @@ Usage:
   engram path FROM TO [--max-depth 5] [--json]
   engram whatif --episode E --decision D [--option O] [--json]
   engram bootstrap [--budget 2000] [--format md|json]
+  engram search QUERY [--type episode|pattern|note] [--limit 10] [--expand] [--json]
+  engram similar (TEXT | --episode E) [--limit 5] [--json]
   engram version
 
 --repo defaults to the current directory, or to ./content when the current
 directory holds no memory repository but ./content does (the demo).
-Queries (episodes ... bootstrap) take --repo and --now too. They answer from
+Queries (episodes ... similar) take --repo and --now too. They answer from
 the cache the last build left (in $ENGRAM_CACHE_DIR, or the user's cache
 directory), and read the repository again when it has changed since.
 `
 
 // queries are the commands that answer from the query cache.
-var queries = map[string]bool{"episodes": true, "decisions": true, "patterns": true, "antipatterns": true, "path": true, "whatif": true, "bootstrap": true}
+var queries = map[string]bool{"episodes": true, "decisions": true, "patterns": true, "antipatterns": true, "path": true, "whatif": true, "bootstrap": true, "search": true, "similar": true}
 
 // errUsage marks errors in the command line: exit code 2.
 var errUsage = errors.New("usage")
@@ -72,6 +74,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdWhatIf(ctx, args[1:], stdout, stderr)
 	case "bootstrap":
 		err = cmdBootstrap(ctx, args[1:], stdout, stderr)
+	case "search":
+		err = cmdSearch(ctx, args[1:], stdout, stderr)
+	case "similar":
+		err = cmdSimilar(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "engram", indexer.Version)
 	case "help", "-h", "--help":

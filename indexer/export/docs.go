@@ -55,9 +55,20 @@ type Episode struct {
 	Relations       []Relation         `json:"relations"`
 	Links           []Link             `json:"links"`
 	Backlinks       []Ref              `json:"backlinks"`
-	Sections        []Section          `json:"sections,omitempty"`
-	Extra           map[string]any     `json:"extra,omitempty"`
-	Source          Source             `json:"source"`
+	// Similar are the most similar other episodes (SPEC §3), filled in by
+	// the search stage; [] until then.
+	Similar  []Similar      `json:"similar"`
+	Sections []Section      `json:"sections,omitempty"`
+	Extra    map[string]any `json:"extra,omitempty"`
+	Source   Source         `json:"source"`
+}
+
+// Similar is another episode like this one: the cosine similarity of
+// their TF-IDF vectors, and its page.
+type Similar struct {
+	ID    string  `json:"id"`
+	Score float64 `json:"score"`
+	URL   string  `json:"url"`
 }
 
 // Source says where a note came from.

@@ -27,6 +27,7 @@ func (x *exporter) episode(i int) Episode {
 		Relations:    x.relations(i),
 		Links:        x.links(i),
 		Backlinks:    x.backlinks(i),
+		Similar:      []Similar{},
 		Sections:     sections(n, "Context"),
 		Extra:        n.Extra,
 		Source:       x.source(i),

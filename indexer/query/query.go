@@ -14,6 +14,7 @@ import (
 	"github.com/engramhq/engram/indexer/bootstrap"
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/search"
 )
 
 // Snapshot is what queries need of a build: the documents of the JSON
@@ -29,6 +30,21 @@ type Snapshot struct {
 	Graph        Graph
 	// Bootstrap holds the bootstrap's items before any budget.
 	Bootstrap bootstrap.Candidates
+	// Index is the search index, open read-only, when it was asked for:
+	// Close closes it.
+	Index *search.Index
+	// Similar is the similarity model of the episodes.
+	Similar *search.Similarity
+}
+
+// Close releases the search index.
+func (s *Snapshot) Close() error {
+	if s.Index == nil {
+		return nil
+	}
+	err := s.Index.Close()
+	s.Index = nil
+	return err
 }
 
 // Episode is an episode summary with its decisions.

@@ -1,0 +1,464 @@
+package search
+
+import (
+	"cmp"
+	"encoding/gob"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+)
+
+// Similar episodes (SPEC §3): each episode's Doc.Similar text (task,
+// context, decisions, lessons) goes through Analyze, and is weighted by
+// TF-IDF: a term's weight is (1 + ln tf) × (ln(N/df) + 1), N the number
+// of episodes and df how many of them have the term; each vector has
+// length 1, so the similarity of two episodes is the cosine of their
+// vectors. An episode without terms is similar to nothing.
+//
+// Comparing every pair is N² (50 million pairs at 10,000 episodes), and
+// the inverted index alone does not help when terms are common: a term in
+// half the episodes makes every one of them a candidate. So candidates are
+// capped per term:
+//
+//   - a term in at most SimilarWindow episodes contributes all of them;
+//   - a more common term contributes only the SimilarWindow episodes whose
+//     weight for it is nearest this episode's (its postings are sorted by
+//     weight). Near-duplicates have near-equal weights for every shared
+//     term, so they are found through every term; unrelated episodes
+//     that merely share a common word mostly are not.
+//   - an episode's candidates come from its SimilarTerms heaviest terms.
+//
+// Candidates are ranked by the part of the dot product seen through
+// those postings; the best SimilarShortlist are scored by their exact
+// cosine, and the best of those are kept: highest score (rounded to four
+// decimals) first, then by id. The result is deterministic, and
+// independent of the order the episodes come in.
+const (
+	SimilarWindow    = 64
+	SimilarTerms     = 64
+	SimilarShortlist = 40
+	// SimilarQueryBytes caps the text `engram similar TEXT` reads.
+	SimilarQueryBytes = 64 << 10
+)
+
+// Match is a similar episode and the cosine similarity.
+type Match struct {
+	ID    string  `json:"id"`
+	Score float64 `json:"score"`
+	URL   string  `json:"url"`
+}
+
+// Similarity is the TF-IDF model of the episodes. It is built once and
+// never changed.
+type Similarity struct {
+	IDs, URLs []string // of the episodes, sorted by id
+	Terms     []string // sorted
+	IDF       []float64
+	// Postings of term t: PostStart[t] ≤ k < PostStart[t+1], by weight
+	// descending, then episode.
+	PostStart []int32
+	PostDoc   []int32
+	PostW     []float64
+	// Vector of episode d: VecStart[d] ≤ k < VecStart[d+1], by term, with
+	// each entry's place in its term's postings.
+	VecStart []int32
+	VecTerm  []int32
+	VecW     []float64
+	VecPos   []int32
+}
+
+// NewSimilarity builds the model of the episodes among docs.
+func NewSimilarity(docs []Doc) *Similarity {
+	var eps []Doc
+	for _, d := range docs {
+		if kind(d.Type) == KindEpisode {
+			eps = append(eps, d)
+		}
+	}
+	slices.SortFunc(eps, func(a, b Doc) int { return cmp.Compare(a.ID, b.ID) })
+	counts := make([]map[string]int, len(eps))
+	parallel(len(eps), func(i int) {
+		counts[i] = map[string]int{}
+		for _, t := range Analyze(eps[i].Similar) {
+			counts[i][t]++
+		}
+	})
+	s := &Similarity{}
+	df := map[string]int{}
+	for i, e := range eps {
+		s.IDs, s.URLs = append(s.IDs, e.ID), append(s.URLs, e.URL)
+		for t := range counts[i] {
+			df[t]++
+		}
+	}
+	for t := range df {
+		s.Terms = append(s.Terms, t)
+	}
+	sort.Strings(s.Terms)
+	ids := make(map[string]int32, len(s.Terms))
+	for k, t := range s.Terms {
+		ids[t] = int32(k)
+		s.IDF = append(s.IDF, idf(len(eps), df[t]))
+	}
+	s.vectors(counts, ids)
+	s.postings()
+	return s
+}
+
+func idf(n, df int) float64 { return math.Log(float64(n)/float64(max(df, 1))) + 1 }
+
+// vectors fills the episodes' unit vectors.
+func (s *Similarity) vectors(counts []map[string]int, ids map[string]int32) {
+	s.VecStart = append(s.VecStart, 0)
+	for _, c := range counts {
+		start := len(s.VecTerm)
+		for t := range c {
+			s.VecTerm = append(s.VecTerm, ids[t])
+		}
+		terms := s.VecTerm[start:]
+		slices.Sort(terms)
+		norm := 0.0
+		for _, t := range terms {
+			w := (1 + math.Log(float64(c[s.Terms[t]]))) * s.IDF[t]
+			s.VecW = append(s.VecW, w)
+			norm += w * w
+		}
+		norm = math.Sqrt(norm)
+		for k := start; k < len(s.VecW); k++ {
+			s.VecW[k] /= norm
+		}
+		s.VecStart = append(s.VecStart, int32(len(s.VecTerm)))
+	}
+}
+
+// postings inverts the vectors, and records each entry's place.
+func (s *Similarity) postings() {
+	n := len(s.Terms)
+	s.PostStart = make([]int32, n+1)
+	for _, t := range s.VecTerm {
+		s.PostStart[t+1]++
+	}
+	for t := range n {
+		s.PostStart[t+1] += s.PostStart[t]
+	}
+	s.PostDoc = make([]int32, len(s.VecTerm))
+	s.PostW = make([]float64, len(s.VecTerm))
+	s.VecPos = make([]int32, len(s.VecTerm))
+	next := slices.Clone(s.PostStart[:n])
+	for d := range len(s.IDs) {
+		for k := s.VecStart[d]; k < s.VecStart[d+1]; k++ {
+			t := s.VecTerm[k]
+			s.PostDoc[next[t]], s.PostW[next[t]] = int32(d), s.VecW[k]
+			next[t]++
+		}
+	}
+	parallel(n, func(t int) {
+		lo, hi := s.PostStart[t], s.PostStart[t+1]
+		sort.Sort(byWeight{s.PostDoc[lo:hi], s.PostW[lo:hi]})
+	})
+	for t := range n {
+		for k := s.PostStart[t]; k < s.PostStart[t+1]; k++ {
+			d := s.PostDoc[k]
+			v := s.VecStart[d] + int32(sort.Search(int(s.VecStart[d+1]-s.VecStart[d]), func(i int) bool { return s.VecTerm[s.VecStart[d]+int32(i)] >= int32(t) }))
+			s.VecPos[v] = k - s.PostStart[t]
+		}
+	}
+}
+
+type byWeight struct {
+	doc []int32
+	w   []float64
+}
+
+func (b byWeight) Len() int { return len(b.doc) }
+func (b byWeight) Less(i, j int) bool {
+	return b.w[i] > b.w[j] || b.w[i] == b.w[j] && b.doc[i] < b.doc[j]
+}
+func (b byWeight) Swap(i, j int) {
+	b.doc[i], b.doc[j] = b.doc[j], b.doc[i]
+	b.w[i], b.w[j] = b.w[j], b.w[i]
+}
+
+// vec is a sparse unit vector: terms ascending, with each term's place in
+// its postings (-1: find it by weight).
+type vec struct {
+	term []int32
+	w    []float64
+	pos  []int32
+}
+
+func (s *Similarity) vec(d int) vec {
+	lo, hi := s.VecStart[d], s.VecStart[d+1]
+	return vec{s.VecTerm[lo:hi], s.VecW[lo:hi], s.VecPos[lo:hi]}
+}
+
+// All returns the k most similar other episodes of every episode, by id.
+func (s *Similarity) All(k int) map[string][]Match {
+	out := make([][]Match, len(s.IDs))
+	workers := max(min(runtime.GOMAXPROCS(0), len(s.IDs)), 1)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			acc := newAccumulator(len(s.IDs))
+			for d := w; d < len(s.IDs); d += workers {
+				out[d] = s.top(s.vec(d), d, k, acc)
+			}
+		})
+	}
+	wg.Wait()
+	m := make(map[string][]Match, len(s.IDs))
+	for d, id := range s.IDs {
+		m[id] = out[d]
+	}
+	return m
+}
+
+// Episode returns the k episodes most similar to the episode id, and
+// false when there is no such episode.
+func (s *Similarity) Episode(id string, k int) ([]Match, bool) {
+	d, ok := slices.BinarySearch(s.IDs, id)
+	if !ok {
+		return nil, false
+	}
+	return s.top(s.vec(d), d, k, newAccumulator(len(s.IDs))), true
+}
+
+// Text returns the k episodes most similar to a text (its first
+// SimilarQueryBytes), weighted by the episodes' IDF. A text without terms
+// is similar to nothing.
+func (s *Similarity) Text(text string, k int) []Match {
+	counts := map[string]int{}
+	for _, t := range Analyze(capText(text, SimilarQueryBytes)) {
+		counts[t]++
+	}
+	var v vec
+	norm := 0.0
+	for t, c := range counts {
+		w := 1 + math.Log(float64(c))
+		id, ok := slices.BinarySearch(s.Terms, t)
+		if !ok {
+			// Not in any episode: it cannot match, but counts in the
+			// text's length, as it would in an episode's.
+			w *= idf(len(s.IDs), 0)
+			norm += w * w
+			continue
+		}
+		w *= s.IDF[id]
+		norm += w * w
+		v.term, v.w, v.pos = append(v.term, int32(id)), append(v.w, w), append(v.pos, -1)
+	}
+	if len(v.term) == 0 {
+		return []Match{}
+	}
+	norm = math.Sqrt(norm)
+	for i := range v.w {
+		v.w[i] /= norm
+	}
+	sort.Sort(v)
+	return s.top(v, -1, k, newAccumulator(len(s.IDs)))
+}
+
+func (v vec) Len() int           { return len(v.term) }
+func (v vec) Less(i, j int) bool { return v.term[i] < v.term[j] }
+func (v vec) Swap(i, j int) {
+	v.term[i], v.term[j] = v.term[j], v.term[i]
+	v.w[i], v.w[j] = v.w[j], v.w[i]
+	v.pos[i], v.pos[j] = v.pos[j], v.pos[i]
+}
+
+// accumulator sums partial dot products, remembering what it touched.
+type accumulator struct {
+	sum     []float64
+	touched []int32
+}
+
+func newAccumulator(n int) *accumulator { return &accumulator{sum: make([]float64, n)} }
+
+func (a *accumulator) add(d int32, x float64) {
+	if a.sum[d] == 0 {
+		a.touched = append(a.touched, d)
+	}
+	a.sum[d] += x
+}
+
+func (a *accumulator) reset() {
+	for _, d := range a.touched {
+		a.sum[d] = 0
+	}
+	a.touched = a.touched[:0]
+}
+
+// best returns the n episodes with the greatest sums (ties: the smaller
+// index), in no order.
+func (a *accumulator) best(n int) []int32 {
+	// A min-heap of the best so far, the worst at the root.
+	worse := func(x, y int32) bool { return a.sum[x] < a.sum[y] || a.sum[x] == a.sum[y] && x > y }
+	h := make([]int32, 0, n)
+	for _, d := range a.touched {
+		switch {
+		case len(h) < n:
+			h = append(h, d)
+			for i := len(h) - 1; i > 0 && worse(h[i], h[(i-1)/2]); i = (i - 1) / 2 {
+				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
+			}
+		case worse(h[0], d):
+			h[0] = d
+			for i := 0; ; {
+				m, l, r := i, 2*i+1, 2*i+2
+				if l < len(h) && worse(h[l], h[m]) {
+					m = l
+				}
+				if r < len(h) && worse(h[r], h[m]) {
+					m = r
+				}
+				if m == i {
+					break
+				}
+				h[i], h[m] = h[m], h[i]
+				i = m
+			}
+		}
+	}
+	return h
+}
+
+// top finds the k episodes most similar to v, leaving out self.
+func (s *Similarity) top(v vec, self, k int, acc *accumulator) []Match {
+	out := []Match{}
+	if k <= 0 || len(v.term) == 0 {
+		return out
+	}
+	defer acc.reset()
+	for _, i := range heaviest(v, SimilarTerms) {
+		t := v.term[i]
+		lo, hi := s.window(t, v.w[i], v.pos[i])
+		for p := lo; p < hi; p++ {
+			if d := s.PostDoc[p]; int(d) != self {
+				acc.add(d, v.w[i]*s.PostW[p])
+			}
+		}
+	}
+	for _, d := range acc.best(max(SimilarShortlist, k)) {
+		out = append(out, Match{ID: s.IDs[d], Score: round4(dot(v, s.vec(int(d)))), URL: s.URLs[d]})
+	}
+	slices.SortFunc(out, func(a, b Match) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	for len(out) > 0 && out[len(out)-1].Score <= 0 {
+		out = out[:len(out)-1]
+	}
+	return out[:min(len(out), k)]
+}
+
+// heaviest returns the indexes of v's n heaviest terms (ties: the
+// smaller term id).
+func heaviest(v vec, n int) []int {
+	idx := make([]int, len(v.term))
+	for i := range idx {
+		idx[i] = i
+	}
+	if len(idx) <= n {
+		return idx
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		if c := cmp.Compare(v.w[b], v.w[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	return idx[:n]
+}
+
+// window is the part of term t's postings that a vector with weight w
+// (at place pos, or -1) takes candidates from: all of them, or the
+// SimilarWindow nearest in weight.
+func (s *Similarity) window(t int32, w float64, pos int32) (lo, hi int32) {
+	lo, hi = s.PostStart[t], s.PostStart[t+1]
+	if hi-lo <= SimilarWindow {
+		return lo, hi
+	}
+	if pos < 0 {
+		ws := s.PostW[lo:hi]
+		pos = int32(sort.Search(len(ws), func(i int) bool { return ws[i] <= w }))
+	}
+	start := min(max(lo+pos-SimilarWindow/2, lo), hi-SimilarWindow)
+	return start, start + SimilarWindow
+}
+
+// dot is the dot product of two sparse vectors sorted by term.
+func dot(a, b vec) float64 {
+	sum := 0.0
+	for i, j := 0, 0; i < len(a.term) && j < len(b.term); {
+		switch {
+		case a.term[i] < b.term[j]:
+			i++
+		case a.term[i] > b.term[j]:
+			j++
+		default:
+			sum += a.w[i] * b.w[j]
+			i++
+			j++
+		}
+	}
+	return sum
+}
+
+func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }
+
+// parallel runs f(0) … f(n-1) on every CPU.
+func parallel(n int, f func(int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var wg sync.WaitGroup
+	next := make(chan int, workers)
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				f(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// WriteTo writes the model (encoding/gob).
+func (s *Similarity) WriteTo(w io.Writer) (int64, error) {
+	cw := &countWriter{w: w}
+	if err := gob.NewEncoder(cw).Encode(s); err != nil {
+		return cw.n, fmt.Errorf("write similarity model: %w", err)
+	}
+	return cw.n, nil
+}
+
+// ReadSimilarity reads a model that WriteTo wrote.
+func ReadSimilarity(r io.Reader) (*Similarity, error) {
+	s := &Similarity{}
+	if err := gob.NewDecoder(r).Decode(s); err != nil {
+		return nil, fmt.Errorf("read similarity model: %w", err)
+	}
+	if len(s.VecStart) != len(s.IDs)+1 || len(s.PostStart) != len(s.Terms)+1 {
+		return nil, fmt.Errorf("read similarity model: inconsistent")
+	}
+	return s, nil
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
