@@ -89,6 +89,9 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	if err := addBootstrap(docs, opt.Budget, in.Config); err != nil {
 		return r, err
 	}
+	if err := addStaticSearch(docs); err != nil {
+		return r, err
+	}
 	for k, v := range docs.Manifest.Counts {
 		r.Counts[k] = v
 	}
@@ -219,4 +222,28 @@ func newRepoError(dir string, err error) error {
 		return fmt.Errorf("open repository %s: no such directory", dir)
 	}
 	return err
+}
+
+// addStaticSearch adds the site's static search index (api/v1/search/).
+func addStaticSearch(docs *export.Site) error {
+	files, err := search.StaticFiles(search.StaticDocsFromSite(docs))
+	if err != nil {
+		return err
+	}
+	docs.Extra = append(docs.Extra, files...)
+	for _, sc := range []struct {
+		name, title string
+		v           any
+	}{
+		{"search-meta", "engram static search index: counts and stop words", search.StaticMeta{}},
+		{"search-terms", "engram static search index: postings [doc, score×1000, ...] by term", map[string][]int64{}},
+		{"search-docs", "engram static search index: [id, type, outcome, url, title, snippet] by document", [][]string{}},
+	} {
+		data, err := json.MarshalIndent(export.Schema(sc.name+".schema.json", sc.title, sc.v), "", "  ")
+		if err != nil {
+			return err
+		}
+		docs.Extra = append(docs.Extra, export.File{Path: "api/v1/schema/" + sc.name + ".schema.json", Data: append(data, '\n')})
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package indexer_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -79,9 +80,14 @@ func TestBuildHostileNote(t *testing.T) {
 		t.Errorf("a safe link should stay a link")
 	}
 	bad := regexp.MustCompile(`(?i)<script|<[a-z][^>]*\son[a-z]+\s*=|href\s*=\s*"\s*(javascript|vbscript|data):|<div|<b\s`)
+	// The one script of the site, the search page's own file.
+	own := []byte(`<script src="/js/search.js" defer></script>`)
 	for p, data := range tree(t, out) {
 		if !strings.HasSuffix(p, ".html") && !strings.HasSuffix(p, ".xml") {
 			continue
+		}
+		if p == "search/index.html" {
+			data = bytes.Replace(data, own, nil, 1)
 		}
 		if m := bad.Find(data); m != nil {
 			t.Errorf("%s contains %q", p, m)

@@ -2,11 +2,14 @@ package site_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/search"
 )
 
 // chromium finds Debian's chromium (installed by .ci/run).
@@ -127,6 +131,11 @@ func TestBrowserDemo(t *testing.T) {
 		{"/patterns/pattern-feature-flag-risky-changes/", []string{"#rule", "#stats", "#evidence", "#edges"}, "Declared"},
 		{"/patterns/antipattern-big-bang-change/", []string{".banner"}, "Antipattern."},
 		{"/notes/", []string{"main ul li a"}, "Notes"},
+		// The static search: the script fetches the shards the query needs.
+		{"/search/?q=idempotency+keys", []string{"form[role=search] input[name=q]", "ol.results li a[href*='idempotency']"}, "best matches for"},
+		{"/search/?q=the+of+and", []string{"#search-results p[role=status]"}, "Nothing to search for"},
+		{"/search/?q=" + url.QueryEscape(`+-&|!(){}[]^"~*?:\/`), []string{"#search-results p[role=status]"}, "Nothing to search for"},
+		{"/episodes/", []string{"header form[role=search] input[name=q]"}, "Episodes"},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			mu.Lock()
@@ -155,6 +164,30 @@ func TestBrowserDemo(t *testing.T) {
 			}
 		})
 	}
+	t.Run("the script analyses text as the index does", func(t *testing.T) {
+		texts := searchTexts(t, out)
+		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/search/")); err != nil {
+			t.Fatal(err)
+		}
+		stop, err := json.Marshal(stopWords(t, out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, _ := json.Marshal(texts)
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[][]string](`(function(texts, stop){ var m = new Set(stop); return texts.map(function(t){ return window.engramSearch.analyze(t, m); }); })(`+string(in)+`, `+string(stop)+`)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		diff := 0
+		for i, text := range texts {
+			want := search.Analyze(text)
+			if !slices.Equal(got[i], want) && diff < 10 {
+				diff++
+				t.Errorf("%q:\n script %q\n  index %q", text, got[i], want)
+			}
+		}
+		t.Logf("%d texts compared", len(texts))
+	})
 	if path := os.Getenv("ENGRAM_SCREENSHOT"); path != "" {
 		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/patterns/pattern-feature-flag-risky-changes/")); err == nil {
 			if png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90)); err == nil {
@@ -162,4 +195,66 @@ func TestBrowserDemo(t *testing.T) {
 			}
 		}
 	}
+}
+
+// searchTexts are texts to analyse both ways: every line of every JSON
+// document of the demo, and text that tests the tokenizer's edges.
+func searchTexts(t *testing.T, out string) []string {
+	t.Helper()
+	texts := []string{
+		"Running the tests before committing!", "ledger's CloseDay reads time.Now", "It’s the partner’S API",
+		"v1.2.3 and 3.14 and 1,000,000 items", "e-mail foo_bar @handle #tag", "支付失败 されます カタカナ テスト",
+		"فشل الدفع", "Привет мир", "naïve café résumé", "ประเทศไทย", "emoji 🎉 ok", "generalizations happily",
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			if len(x) > 2 && len(texts) < 3000 {
+				texts = append(texts, x)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	for _, dir := range []string{"episodes", "patterns"} {
+		entries, err := os.ReadDir(filepath.Join(out, "api", "v1", dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			data, err := os.ReadFile(filepath.Join(out, "api", "v1", dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v any
+			if err := json.Unmarshal(data, &v); err != nil {
+				t.Fatal(err)
+			}
+			walk(v)
+		}
+	}
+	slices.Sort(texts)
+	return slices.Compact(texts)
+}
+
+func stopWords(t *testing.T, out string) []string {
+	t.Helper()
+	var meta struct {
+		StopWords []string `json:"stop_words"`
+	}
+	data, err := os.ReadFile(filepath.Join(out, "api", "v1", "search", "meta.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &meta); err != nil {
+		t.Fatal(err)
+	}
+	return meta.StopWords
 }

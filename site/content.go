@@ -35,6 +35,7 @@ func pages(s *export.Site, md markdown) []page {
 		{path: "episodes/_index.md", fm: frontMatter{Title: "Episodes", Params: map[string]any{"kind": "episodes"}}},
 		{path: "patterns/_index.md", fm: frontMatter{Title: "Patterns", Params: map[string]any{"kind": "patterns"}}},
 		{path: "notes/_index.md", fm: frontMatter{Title: "Notes", Params: map[string]any{"kind": "notes"}}},
+		{path: "search/_index.md", fm: frontMatter{Title: "Search", Params: map[string]any{"kind": "search"}}},
 		{path: "lessons/_index.md", fm: frontMatter{Title: "Lessons", Params: map[string]any{"kind": "lessons", "lessons": lessonViews(s)}}},
 	}
 	// Each page carries its document, less what the templates take from

@@ -139,6 +139,12 @@ func SchemaPath(file string) (string, bool) {
 	}
 	name := strings.TrimSuffix(rest, ".json")
 	switch {
+	case name == "search/meta":
+		name = "search-meta"
+	case strings.HasPrefix(name, "search/t/"):
+		name = "search-terms"
+	case strings.HasPrefix(name, "search/d/"):
+		name = "search-docs"
 	case strings.HasPrefix(name, "episodes/"):
 		name = "episode"
 	case strings.HasPrefix(name, "patterns/"):

@@ -1,0 +1,280 @@
+package search
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+
+	"github.com/engramhq/engram/indexer/export"
+)
+
+// The static index of the published site (issue 5): the site has no
+// server, so the browser scores queries itself from precomputed postings
+// and fetches only what a query needs.
+//
+//	api/v1/search/meta.json     counts, shard counts, the stop words
+//	api/v1/search/t/<h>.json    postings of the terms whose hash is h:
+//	                            {"term": [gap, score, gap, score, ...]}
+//	                            (documents ascending, each the gap from
+//	                            the previous one; scores × 1000)
+//	api/v1/search/d/<n>.json    hit display for docs n×DocShard ... :
+//	                            [[id, type, outcome, url, title, snippet], ...]
+//
+// Terms are made by Analyze, the analysis of the bleve index; the script
+// (templates/static/js/search.js) repeats it in the browser: Unicode word
+// segmentation, possessive, lower case, the same stop words (shipped in
+// meta.json), and the Porter stemmer. Scores follow the bleve index's
+// (BM25 per field, the same boosts, the same coordination), so both rank
+// alike; a term keeps at most its MaxPostings best documents, which only a
+// repository of more than MaxPostings notes reaches.
+
+// StaticVersion is the version of the static index's format.
+const StaticVersion = 1
+
+// BM25 parameters and field weights of the static index.
+const (
+	BM25K1      = 1.2
+	BM25B       = 0.75
+	MaxPostings = 10000
+	DocShard    = 8
+	// termsPerShard is the aim for the number of terms per postings file.
+	termsPerShard = 24
+	snippetRunes  = 160
+)
+
+// StaticField is a field's text and its boost: as in the bleve index,
+// each field has its own BM25 statistics (document frequencies, average
+// length), and a term's score in a document is the boosted sum over the
+// fields that have it.
+type StaticField struct {
+	Name   string
+	Text   string
+	Weight float64
+}
+
+// StaticDoc is what the static index knows of a note.
+type StaticDoc struct {
+	ID, Type, Outcome, URL, Title, Snippet string
+	Fields                                 []StaticField
+}
+
+// StaticMeta is api/v1/search/meta.json.
+type StaticMeta struct {
+	Version     int      `json:"version"`
+	Docs        int      `json:"docs"`
+	TermShards  int      `json:"term_shards"`
+	DocShard    int      `json:"doc_shard"`
+	MaxPostings int      `json:"max_postings"`
+	StopWords   []string `json:"stop_words"`
+}
+
+// StaticFiles builds the static index of docs.
+func StaticFiles(docs []StaticDoc) ([]export.File, error) {
+	docs = append([]StaticDoc{}, docs...)
+	sort.Slice(docs, func(i, j int) bool { return docs[i].ID < docs[j].ID })
+	type posting struct {
+		doc   int
+		score float64
+	}
+	type stats struct {
+		df     map[string]int
+		length float64
+	}
+	fields := map[string]*stats{}
+	tf := make([]map[string]map[string]float64, len(docs)) // doc -> field -> term -> count
+	lengths := make([]map[string]float64, len(docs))
+	for i, d := range docs {
+		tf[i], lengths[i] = map[string]map[string]float64{}, map[string]float64{}
+		for _, f := range d.Fields {
+			st := fields[f.Name]
+			if st == nil {
+				st = &stats{df: map[string]int{}}
+				fields[f.Name] = st
+			}
+			counts := tf[i][f.Name]
+			if counts == nil {
+				counts = map[string]float64{}
+				tf[i][f.Name] = counts
+			}
+			for _, t := range Analyze(f.Text) {
+				counts[t]++
+				lengths[i][f.Name]++
+				st.length++
+			}
+		}
+		for name, counts := range tf[i] {
+			for t := range counts {
+				fields[name].df[t]++
+			}
+		}
+	}
+	n := float64(len(docs))
+	weight := map[string]float64{}
+	for _, d := range docs {
+		for _, f := range d.Fields {
+			weight[f.Name] = f.Weight
+		}
+	}
+	// As bleve scores a term query under BM25: idf × √tf·k1 / (√tf + k1·norm),
+	// times the query weight boost × idf (its query norm is the same for
+	// every document, so it is left out); a term matched in m of the text
+	// fields has the sum of those, times m / fields (the coordination of
+	// the disjunction over fields).
+	scores := map[string]map[int]float64{}
+	for i := range docs {
+		fieldsMatched := map[string]int{}
+		for name, counts := range tf[i] {
+			st := fields[name]
+			avg := st.length / math.Max(n, 1)
+			norm := 1 - BM25B + BM25B*lengths[i][name]/math.Max(avg, 1e-9)
+			for t, f := range counts {
+				df := float64(st.df[t])
+				idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+				root := math.Sqrt(f)
+				if scores[t] == nil {
+					scores[t] = map[int]float64{}
+				}
+				scores[t][i] += weight[name] * idf * idf * root * BM25K1 / (root + BM25K1*norm)
+				fieldsMatched[t]++
+			}
+		}
+		for t, m := range fieldsMatched {
+			scores[t][i] *= float64(m) / float64(len(textFields))
+		}
+	}
+	postings := map[string][]posting{}
+	for t, byDoc := range scores {
+		for d, sc := range byDoc {
+			postings[t] = append(postings[t], posting{d, sc})
+		}
+	}
+	shards := 1
+	for shards*termsPerShard < len(postings) && shards < 4096 {
+		shards *= 2
+	}
+	byShard := make([]map[string][]int64, shards)
+	for t, ps := range postings {
+		sort.Slice(ps, func(a, b int) bool {
+			return ps[a].score > ps[b].score || ps[a].score == ps[b].score && ps[a].doc < ps[b].doc
+		})
+		if len(ps) > MaxPostings {
+			ps = ps[:MaxPostings]
+		}
+		// By document, each number the gap from the one before: short
+		// numbers for the long lists of common words.
+		sort.Slice(ps, func(a, b int) bool { return ps[a].doc < ps[b].doc })
+		flat := make([]int64, 0, 2*len(ps))
+		prev := 0
+		for _, p := range ps {
+			flat = append(flat, int64(p.doc-prev), int64(math.Round(p.score*1000)))
+			prev = p.doc
+		}
+		h := TermShard(t, shards)
+		if byShard[h] == nil {
+			byShard[h] = map[string][]int64{}
+		}
+		byShard[h][t] = flat
+	}
+	var files []export.File
+	add := func(path string, v any) error {
+		data, err := json.Marshal(v) // compact: every byte is downloaded
+		if err != nil {
+			return fmt.Errorf("search index %s: %w", path, err)
+		}
+		files = append(files, export.File{Path: "api/v1/search/" + path, Data: append(data, '\n')})
+		return nil
+	}
+	for h, m := range byShard {
+		if m == nil {
+			continue // the script treats a missing shard as no postings
+		}
+		if err := add(fmt.Sprintf("t/%x.json", h), m); err != nil {
+			return nil, err
+		}
+	}
+	for s := 0; s*DocShard < len(docs); s++ {
+		var rows [][]string
+		for _, d := range docs[s*DocShard : min(len(docs), (s+1)*DocShard)] {
+			rows = append(rows, []string{d.ID, d.Type, d.Outcome, d.URL, d.Title, snippet(d.Snippet)})
+		}
+		if err := add(fmt.Sprintf("d/%d.json", s), rows); err != nil {
+			return nil, err
+		}
+	}
+	meta := StaticMeta{Version: StaticVersion, Docs: len(docs), TermShards: shards, DocShard: DocShard, MaxPostings: MaxPostings, StopWords: stopWordList()}
+	if err := add("meta.json", meta); err != nil {
+		return nil, err
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, nil
+}
+
+// TermShard is the postings file of a term: FNV-1a (32 bits) of its UTF-8
+// bytes, modulo the shard count (a power of two). The script computes the
+// same.
+func TermShard(term string, shards int) int {
+	h := fnv.New32a()
+	h.Write([]byte(term))
+	return int(h.Sum32() & uint32(shards-1))
+}
+
+func snippet(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > snippetRunes {
+		return strings.TrimSpace(string(r[:snippetRunes-1])) + "…"
+	}
+	return s
+}
+
+// stopWordList is bleve's English stop list, sorted: the script drops the
+// same words.
+func stopWordList() []string {
+	m := analysis.NewTokenMap()
+	if err := m.LoadBytes(en.EnglishStopWords); err != nil {
+		panic("search: bleve's English stop words: " + err.Error())
+	}
+	out := make([]string, 0, len(m))
+	for w := range m {
+		out = append(out, w)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// StaticDocsFromSite makes the static index's documents from the same
+// documents as the bleve index (DocsFromSite), with the same text fields
+// and boosts, so that both rank alike.
+func StaticDocsFromSite(s *export.Site) []StaticDoc {
+	docs := DocsFromSite(s)
+	out := make([]StaticDoc, 0, len(docs))
+	for _, d := range docs {
+		snip := d.Task
+		if snip == "" {
+			snip = d.Body
+		}
+		sd := StaticDoc{ID: d.ID, Type: d.Type, Outcome: d.Outcome, URL: d.URL, Title: d.Title, Snippet: snip}
+		for _, f := range textFields {
+			sd.Fields = append(sd.Fields, StaticField{Name: f.name, Text: fieldText(d, f.name), Weight: f.boost})
+		}
+		out = append(out, sd)
+	}
+	return out
+}
+
+func fieldText(d Doc, name string) string {
+	switch name {
+	case "title":
+		return d.Title
+	case "task":
+		return d.Task
+	case "lessons":
+		return d.Lessons
+	}
+	return d.Body
+}
