@@ -47,6 +47,9 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	printSummary(stdout, r, time.Since(began))
+	if r.CacheErr != nil {
+		fmt.Fprintf(stderr, "engram: warning: the query cache and search index could not be written (%v); queries will read the repository again\n", r.CacheErr)
+	}
 	if *strict && note.CountErrors(r.Diagnostics) > 0 {
 		fmt.Fprintf(stderr, "engram: %d error diagnostics; failing because of --strict\n", note.CountErrors(r.Diagnostics))
 		return errStrict

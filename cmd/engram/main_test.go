@@ -19,12 +19,18 @@ import (
 
 func TestMain(m *testing.M) {
 	// The query cache of in-process tests goes to a temporary directory,
-	// never the user's; scripts get their own (see TestScripts).
-	cache, err := os.MkdirTemp("", "engram-test-cache-")
-	if err != nil {
-		panic(err)
+	// never the user's; scripts get their own (see TestScripts). A
+	// script's engram is this binary run again under the name "engram":
+	// it keeps its script's cache, so that a query after a build finds
+	// the cache warm, as a user's does.
+	var cache string
+	if filepath.Base(os.Args[0]) != "engram" {
+		var err error
+		if cache, err = os.MkdirTemp("", "engram-test-cache-"); err != nil {
+			panic(err)
+		}
+		os.Setenv(indexer.CacheEnv, cache)
 	}
-	os.Setenv(indexer.CacheEnv, cache)
 	testscript.Main(cleanup{m, cache}, map[string]func(){"engram": main})
 }
 
@@ -35,7 +41,9 @@ type cleanup struct {
 }
 
 func (c cleanup) Run() int {
-	defer os.RemoveAll(c.dir)
+	if c.dir != "" {
+		defer os.RemoveAll(c.dir)
+	}
 	return c.m.Run()
 }
 
@@ -114,6 +122,14 @@ func TestExitCodes(t *testing.T) {
 		{"whatif without --decision", []string{"whatif", "--repo", repo, "--episode", "EPISODE-good"}, exitUsage},
 		{"episodes with a bad --since", []string{"episodes", "--repo", repo, "--since", "soon"}, exitUsage},
 		{"antipatterns of a missing repository", []string{"antipatterns", "--repo", filepath.Join(repo, "nope")}, exitFail},
+		{"search", []string{"search", "--repo", repo, "good"}, exitOK},
+		{"search for nothing", []string{"search", "--repo", repo, ""}, exitOK},
+		{"search without a query", []string{"search", "--repo", repo}, exitUsage},
+		{"search with a bad --type", []string{"search", "--repo", repo, "x", "--type", "all"}, exitUsage},
+		{"search of a missing repository", []string{"search", "--repo", filepath.Join(repo, "nope"), "x"}, exitFail},
+		{"similar to an episode", []string{"similar", "--repo", repo, "--episode", "EPISODE-good"}, exitOK},
+		{"similar to an unknown episode", []string{"similar", "--repo", repo, "--episode", "EPISODE-nope"}, exitFail},
+		{"similar to nothing", []string{"similar", "--repo", repo}, exitUsage},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

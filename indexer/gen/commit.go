@@ -70,6 +70,11 @@ func (g *generator) modify(c int, earlier []*item, added int, files map[string][
 		if k == 0 && c == 1 {
 			it = firstUndated(earlier, it)
 		}
+		if it.Twin != "" {
+			// A revision would add text to one of a near-duplicate
+			// pair only: they stay as planted.
+			continue
+		}
 		it.rev++
 		it.UpdatedIn = c
 		files[it.Path] = g.render(it)

@@ -61,6 +61,15 @@ type Options struct {
 	// Commits is the number of commits; zero means one per ten notes,
 	// between 1 and 100. It is capped so that every commit adds a note.
 	Commits int
+	// NearDuplicates plants this many pairs of near-duplicate episodes
+	// (at most Episodes/2), spread over the episodes: the second of a
+	// pair records the same situation as the episode before it, with the
+	// same task, tags, context, observations, decisions, events and
+	// lessons, and differs only in its title, dates, planted word and
+	// links. Later commits never modify either of a pair. Note.Twin names
+	// the other of the pair. Zero plants none, and leaves the repository
+	// as it was without the option.
+	NearDuplicates int
 }
 
 // Badness is what is wrong with a bad note.
@@ -147,6 +156,9 @@ type Note struct {
 	Lesson LessonPlant
 	// Pattern is set for patterns and antipatterns.
 	Pattern *Pattern
+	// Twin is the other episode of a planted near-duplicate pair
+	// (Options.NearDuplicates); "" for most notes.
+	Twin string
 }
 
 // LessonPlant is a planted lesson: Family names the paraphrases that
@@ -294,6 +306,7 @@ func (o Options) withDefaults() Options {
 	if o.Step <= 0 {
 		o.Step = 24 * time.Hour
 	}
+	o.NearDuplicates = min(max(o.NearDuplicates, 0), o.Episodes/2)
 	if o.Commits <= 0 {
 		o.Commits = min(max((o.total()+9)/10, 1), 100)
 	}

@@ -26,6 +26,7 @@ var corpora = []struct {
 	{"one commit", Options{Episodes: 12, Patterns: 3, BadNotes: 1, Commits: 1}},
 	{"patterns only", Options{Patterns: 5, Antipatterns: 2}},
 	{"bad only", Options{BadNotes: 5}},
+	{"near duplicates", Options{Episodes: 60, Patterns: 6, NearDuplicates: 10}},
 }
 
 func TestGenerateIsDeterministic(t *testing.T) {
@@ -37,6 +38,49 @@ func TestGenerateIsDeterministic(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNearDuplicates: the pairs are planted, each names the other, and
+// their bodies differ only where the option says.
+func TestNearDuplicates(t *testing.T) {
+	for _, n := range []int{0, 1, 10, 30, 40} {
+		c := Generate(Options{Episodes: 60, NearDuplicates: n})
+		fsys := c.FS()
+		twins := 0
+		byTitle := map[string]Note{}
+		for _, e := range c.Episodes() {
+			byTitle[e.Title] = e
+		}
+		for _, e := range c.Episodes() {
+			if e.Twin == "" {
+				continue
+			}
+			twins++
+			other := byTitle[e.Twin]
+			if other.Twin != e.Title || other.Task != e.Task || !reflect.DeepEqual(other.Tags, e.Tags) {
+				t.Errorf("%s and %s: not a pair (%q, %q / %q)", e.Title, e.Twin, other.Twin, other.Task, e.Task)
+			}
+			a, b := body(string(fsys[e.Path].Data)), body(string(fsys[other.Path].Data))
+			a = strings.ReplaceAll(a, e.Word, "WORD")
+			b = strings.ReplaceAll(b, other.Word, "WORD")
+			if a != b {
+				t.Errorf("%s and %s: bodies differ\n%s\n---\n%s", e.Title, other.Title, a, b)
+			}
+		}
+		if want := 2 * min(n, 30); twins != want {
+			t.Errorf("NearDuplicates %d: %d episodes in pairs, want %d", n, twins, want)
+		}
+	}
+}
+
+// body is an episode's text from its context to its lessons: what a twin
+// repeats.
+func body(s string) string {
+	_, s, _ = strings.Cut(s, "## Context")
+	s, _, _ = strings.Cut(s, "## Relations")
+	s = regexp.MustCompile(`\d{4}-\d\d-\d\dT[0-9:]+Z`).ReplaceAllString(s, "TIME")
+	s = regexp.MustCompile(`Revised in revision \d+ after review\.\n|- Revisit old notes when the [a-z ]+ changes\n`).ReplaceAllString(s, "")
+	return strings.TrimSpace(s)
 }
 
 func TestSeedChangesOutput(t *testing.T) {

@@ -81,6 +81,11 @@ func (g *generator) newSession(c int) *item {
 }
 
 func (g *generator) planEpisodes() {
+	// Near-duplicate pair k of n ends at episode k×E/n + 1.
+	seconds := map[int]bool{}
+	for k := range g.o.NearDuplicates {
+		seconds[k*g.o.Episodes/g.o.NearDuplicates+1] = true
+	}
 	for i := range g.o.Episodes {
 		it := g.newSession(spread(i, g.o.Episodes, g.o.Commits))
 		it.Outcome = pickOutcome(g.r, [3]int{60, 25, 15})
@@ -98,9 +103,19 @@ func (g *generator) planEpisodes() {
 			f := lessonFamilies[k%len(lessonFamilies)]
 			it.Lesson = LessonPlant{Family: f.name, Text: f.wordings[(k/len(lessonFamilies))%len(f.wordings)]}
 		}
+		if seconds[i] {
+			g.twin(g.eps[i-1], it)
+		}
 		g.pools[outcomeIndex(it.Outcome)] = append(g.pools[outcomeIndex(it.Outcome)], len(g.eps))
 		g.eps = append(g.eps, it)
 	}
+}
+
+// twin makes it a near-duplicate of first: the same body text (the text
+// stream is seeded by the item), task, tags and planted lesson.
+func (g *generator) twin(first, it *item) {
+	it.seed, it.Task, it.Tags, it.Lesson = first.seed, first.Task, first.Tags, first.Lesson
+	it.Twin, first.Twin = first.Title, it.Title
 }
 
 // linkEarlier relates an episode to the one before it and sometimes to

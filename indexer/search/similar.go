@@ -20,27 +20,33 @@ import (
 // vectors. An episode without terms is similar to nothing.
 //
 // Comparing every pair is N² (50 million pairs at 10,000 episodes), and
-// the inverted index alone does not help when terms are common: a term in
-// half the episodes makes every one of them a candidate. So candidates are
-// capped per term:
+// an inverted index alone does not help when terms are common: a term in
+// half the episodes makes every one of them a candidate. So candidates
+// come from a bounded part of the postings, in two ways:
 //
-//   - a term in at most SimilarWindow episodes contributes all of them;
-//   - a more common term contributes only the SimilarWindow episodes whose
-//     weight for it is nearest this episode's (its postings are sorted by
-//     weight). Near-duplicates have near-equal weights for every shared
-//     term, so they are found through every term; unrelated episodes
-//     that merely share a common word mostly are not.
-//   - an episode's candidates come from its SimilarTerms heaviest terms.
+//   - the rarest terms first (prefix filtering): the postings of the
+//     episode's terms in order of increasing document frequency, all of
+//     them, until SimilarPrefix postings have been read (the term that
+//     crosses the cap gives the postings nearest the episode's weight, as
+//     below). Two episodes that share their rarer terms are found this
+//     way, however common their other words.
+//   - nearest weights: for each of the episode's SimilarTerms heaviest
+//     terms, the SimilarWindow postings whose weight for the term is
+//     nearest the episode's (postings are sorted by weight). Episodes with
+//     the same words in the same proportions have near-equal weights for
+//     every shared term, so they are found through many terms.
 //
-// Candidates are ranked by the part of the dot product seen through
-// those postings; the best SimilarShortlist are scored by their exact
-// cosine, and the best of those are kept: highest score (rounded to four
-// decimals) first, then by id. The result is deterministic, and
-// independent of the order the episodes come in.
+// Each way ranks its candidates by the part of the dot product it saw;
+// the best SimilarShortlist of each are scored by their exact cosine, and
+// the best of those are kept: highest score (rounded to four decimals)
+// first, then by id. A corpus small enough that no cap is reached gets
+// the exact top k. The result is deterministic, and independent of the
+// order the episodes come in.
 const (
-	SimilarWindow    = 64
+	SimilarPrefix    = 4096
+	SimilarWindow    = 128
 	SimilarTerms     = 64
-	SimilarShortlist = 40
+	SimilarShortlist = 100
 	// SimilarQueryBytes caps the text `engram similar TEXT` reads.
 	SimilarQueryBytes = 64 << 10
 )
@@ -203,9 +209,9 @@ func (s *Similarity) All(k int) map[string][]Match {
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			acc := newAccumulator(len(s.IDs))
+			sc := s.newScratch()
 			for d := w; d < len(s.IDs); d += workers {
-				out[d] = s.top(s.vec(d), d, k, acc)
+				out[d] = s.top(s.vec(d), d, k, sc)
 			}
 		})
 	}
@@ -224,7 +230,7 @@ func (s *Similarity) Episode(id string, k int) ([]Match, bool) {
 	if !ok {
 		return nil, false
 	}
-	return s.top(s.vec(d), d, k, newAccumulator(len(s.IDs))), true
+	return s.top(s.vec(d), d, k, s.newScratch()), true
 }
 
 // Text returns the k episodes most similar to a text (its first
@@ -241,8 +247,8 @@ func (s *Similarity) Text(text string, k int) []Match {
 		w := 1 + math.Log(float64(c))
 		id, ok := slices.BinarySearch(s.Terms, t)
 		if !ok {
-			// Not in any episode: it cannot match, but counts in the
-			// text's length, as it would in an episode's.
+			// In no episode: it cannot match, but counts in the text's
+			// length, as it would in an episode's.
 			w *= idf(len(s.IDs), 0)
 			norm += w * w
 			continue
@@ -259,7 +265,7 @@ func (s *Similarity) Text(text string, k int) []Match {
 		v.w[i] /= norm
 	}
 	sort.Sort(v)
-	return s.top(v, -1, k, newAccumulator(len(s.IDs)))
+	return s.top(v, -1, k, s.newScratch())
 }
 
 func (v vec) Len() int           { return len(v.term) }
@@ -326,24 +332,52 @@ func (a *accumulator) best(n int) []int32 {
 	return h
 }
 
+// scratch is what finding the similar episodes of one episode needs,
+// reused for the next.
+type scratch struct {
+	prefix, near *accumulator
+	seen         map[int32]bool
+}
+
+func (s *Similarity) newScratch() *scratch {
+	return &scratch{prefix: newAccumulator(len(s.IDs)), near: newAccumulator(len(s.IDs)), seen: map[int32]bool{}}
+}
+
 // top finds the k episodes most similar to v, leaving out self.
-func (s *Similarity) top(v vec, self, k int, acc *accumulator) []Match {
+func (s *Similarity) top(v vec, self, k int, sc *scratch) []Match {
 	out := []Match{}
 	if k <= 0 || len(v.term) == 0 {
 		return out
 	}
-	defer acc.reset()
-	for _, i := range heaviest(v, SimilarTerms) {
-		t := v.term[i]
-		lo, hi := s.window(t, v.w[i], v.pos[i])
+	defer sc.prefix.reset()
+	defer sc.near.reset()
+	defer clear(sc.seen)
+	collect := func(acc *accumulator, i int, lo, hi int32) {
 		for p := lo; p < hi; p++ {
 			if d := s.PostDoc[p]; int(d) != self {
 				acc.add(d, v.w[i]*s.PostW[p])
 			}
 		}
 	}
-	for _, d := range acc.best(max(SimilarShortlist, k)) {
-		out = append(out, Match{ID: s.IDs[d], Score: round4(dot(v, s.vec(int(d)))), URL: s.URLs[d]})
+	budget := int32(SimilarPrefix)
+	for _, i := range s.rarest(v) {
+		if budget <= 0 {
+			break
+		}
+		lo, hi := s.window(v.term[i], v.w[i], v.pos[i], budget)
+		collect(sc.prefix, i, lo, hi)
+		budget -= hi - lo
+	}
+	for _, i := range heaviest(v, SimilarTerms) {
+		lo, hi := s.window(v.term[i], v.w[i], v.pos[i], SimilarWindow)
+		collect(sc.near, i, lo, hi)
+	}
+	n := max(SimilarShortlist, k)
+	for _, d := range append(sc.prefix.best(n), sc.near.best(n)...) {
+		if !sc.seen[d] {
+			sc.seen[d] = true
+			out = append(out, Match{ID: s.IDs[d], Score: round4(dot(v, s.vec(int(d)))), URL: s.URLs[d]})
+		}
 	}
 	slices.SortFunc(out, func(a, b Match) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
@@ -355,6 +389,23 @@ func (s *Similarity) top(v vec, self, k int, acc *accumulator) []Match {
 		out = out[:len(out)-1]
 	}
 	return out[:min(len(out), k)]
+}
+
+// rarest returns the indexes of v's terms by increasing document
+// frequency (ties: the smaller term id).
+func (s *Similarity) rarest(v vec) []int {
+	idx := make([]int, len(v.term))
+	for i := range idx {
+		idx[i] = i
+	}
+	df := func(i int) int32 { return s.PostStart[v.term[i]+1] - s.PostStart[v.term[i]] }
+	slices.SortFunc(idx, func(a, b int) int {
+		if c := cmp.Compare(df(a), df(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	return idx
 }
 
 // heaviest returns the indexes of v's n heaviest terms (ties: the
@@ -377,19 +428,19 @@ func heaviest(v vec, n int) []int {
 }
 
 // window is the part of term t's postings that a vector with weight w
-// (at place pos, or -1) takes candidates from: all of them, or the
-// SimilarWindow nearest in weight.
-func (s *Similarity) window(t int32, w float64, pos int32) (lo, hi int32) {
+// (at place pos, or -1) takes candidates from: all of them, or the size
+// nearest in weight.
+func (s *Similarity) window(t int32, w float64, pos, size int32) (lo, hi int32) {
 	lo, hi = s.PostStart[t], s.PostStart[t+1]
-	if hi-lo <= SimilarWindow {
+	if hi-lo <= size {
 		return lo, hi
 	}
 	if pos < 0 {
 		ws := s.PostW[lo:hi]
 		pos = int32(sort.Search(len(ws), func(i int) bool { return ws[i] <= w }))
 	}
-	start := min(max(lo+pos-SimilarWindow/2, lo), hi-SimilarWindow)
-	return start, start + SimilarWindow
+	start := min(max(lo+pos-size/2, lo), hi-size)
+	return start, start + size
 }
 
 // dot is the dot product of two sparse vectors sorted by term.
