@@ -5,7 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/gen"
@@ -88,4 +91,37 @@ func BenchmarkPathProcess10kPatterns(b *testing.B) {
 	for b.Loop() {
 		runProcess(b, bin, cache, "path", "--repo", repo, from, to, "--json")
 	}
+}
+
+// BenchmarkSearchProcess10k: `engram search --json` on a repository of
+// 10,000 notes (gen.Sized), one process per query, cycling through
+// queries drawn from the corpus: a planted word, a task, two words of a
+// task, a common word. Besides the mean (ns/op) it reports the median and
+// the 95th percentile of the process's wall time.
+func BenchmarkSearchProcess10k(b *testing.B) {
+	o := gen.Sized(10_000)
+	repo, cache := benchRepo(b, o)
+	bin := engramBinary(b)
+	var queries []string
+	for i, n := range gen.Generate(o).Episodes() {
+		if i%400 == 0 {
+			words := strings.Fields(n.Task)
+			queries = append(queries, n.Word, n.Task, words[0]+" "+words[len(words)-1], "cache")
+		}
+	}
+	runProcess(b, bin, cache, "search", "--repo", repo, "--json", queries[0])
+	var times []time.Duration
+	i := 0
+	for b.Loop() {
+		began := time.Now()
+		runProcess(b, bin, cache, "search", "--repo", repo, "--json", queries[i%len(queries)])
+		times = append(times, time.Since(began))
+		i++
+	}
+	slices.Sort(times)
+	pct := func(p float64) float64 {
+		return float64(times[min(len(times)-1, int(p*float64(len(times))))].Microseconds()) / 1000
+	}
+	b.ReportMetric(pct(0.50), "p50-ms")
+	b.ReportMetric(pct(0.95), "p95-ms")
 }
