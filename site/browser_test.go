@@ -135,6 +135,8 @@ func TestBrowserDemo(t *testing.T) {
 		{"/search/?q=idempotency+keys", []string{"form[role=search] input[name=q]", "ol.results li a[href*='idempotency']"}, "best matches for"},
 		{"/search/?q=the+of+and", []string{"#search-results p[role=status]"}, "Nothing to search for"},
 		{"/search/?q=" + url.QueryEscape(`+-&|!(){}[]^"~*?:\/`), []string{"#search-results p[role=status]"}, "Nothing to search for"},
+		{"/search/?q=" + url.QueryEscape(strings.Repeat("idempotency keys ", 600)), []string{"ol.results li a"}, "best matches for"},
+		{"/search/?q=" + url.QueryEscape("支付 فشل"), []string{"#search-results p[role=status]"}, "No matches for"},
 		{"/episodes/", []string{"header form[role=search] input[name=q]"}, "Episodes"},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
