@@ -119,3 +119,35 @@ func TestFeedJSON(t *testing.T) {
 		prev = pub
 	}
 }
+
+// TestPendingDemo: of the demo's two threads, only the one no episode
+// derives from is pending, in pending.json and on the home page; the
+// other lists its episodes.
+func TestPendingDemo(t *testing.T) {
+	out := buildDemo(t)
+	var pending struct{ Items []struct{ ID, Type, URL string } }
+	data, err := os.ReadFile(filepath.Join(out, "api", "v1", "pending.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &pending); err != nil {
+		t.Fatal(err)
+	}
+	if len(pending.Items) != 1 || pending.Items[0].ID != "Thread: Outbound payout idempotency" || pending.Items[0].Type != "thread" {
+		t.Fatalf("pending = %+v", pending.Items)
+	}
+	home, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	if !strings.Contains(string(home), `id="pending"`) || !strings.Contains(string(home), pending.Items[0].URL) {
+		t.Error("the home page does not list the pending thread")
+	}
+	// Notes have pages, not JSON files of their own: the ledger thread's
+	// page lists the five episodes that name it.
+	pages, _ := filepath.Glob(filepath.Join(out, "notes", "thread-ledger-amount-migration*", "index.html"))
+	if len(pages) != 1 {
+		t.Fatalf("ledger thread page: %v", pages)
+	}
+	page, _ := os.ReadFile(pages[0])
+	if strings.Contains(string(page), `id="pending"`) || strings.Count(string(page), `href="/episodes/episode-`) < 5 {
+		t.Errorf("ledger thread page: pending banner or fewer than 5 episode links")
+	}
+}

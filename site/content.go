@@ -31,7 +31,7 @@ type frontMatter struct {
 func pages(s *export.Site, md markdown) []page {
 	ps := []page{
 		{path: "_index.md", fm: frontMatter{Title: s.Title, Params: map[string]any{"kind": "home", "counts": s.Manifest.Counts, "commit": s.Manifest.Commit,
-			"reference_time": s.Manifest.ReferenceTime, "antipatterns": antipatternSlugs(s), "health": health(s)}}},
+			"reference_time": s.Manifest.ReferenceTime, "antipatterns": antipatternSlugs(s), "health": health(s), "pending": s.Pending}}},
 		{path: "episodes/_index.md", fm: frontMatter{Title: "Episodes", Params: map[string]any{"kind": "episodes"}}},
 		{path: "patterns/_index.md", fm: frontMatter{Title: "Patterns", Params: map[string]any{"kind": "patterns"}}},
 		{path: "notes/_index.md", fm: frontMatter{Title: "Notes", Params: map[string]any{"kind": "notes"}}},

@@ -96,11 +96,12 @@ type Result struct {
 	// Missing.
 	Links [][]int
 	// Backlinks holds, for each note, the notes that link to it, sorted.
-	Backlinks [][]int
-	Dangling  []Dangling // sorted by From, Target, one entry per pair
-	Cycles    [][]string // each sorted, and sorted by first id
-	Health    Health
-	Diags     []note.Diagnostic
+	Backlinks  [][]int
+	Dangling   []Dangling // sorted by From, Target, one entry per pair
+	Cycles     [][]string // each sorted, and sorted by first id
+	Health     Health
+	Provenance Provenance
+	Diags      []note.Diagnostic
 }
 
 // Sentinels in Result.Links.
@@ -114,6 +115,7 @@ const (
 func Build(notes []note.Note, opt Options) Result {
 	b := &builder{notes: notes, opt: opt, ix: NewIndex(notes), edges: map[edgeKey]*Edge{}}
 	b.resolveLinks()
+	b.provenance()
 	b.stats()
 	b.causalEdges()
 	b.evidenceEdges()

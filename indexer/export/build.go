@@ -83,6 +83,11 @@ func Documents(in Input) *Site {
 	s.Antipatterns = antipatterns(s.Patterns)
 	s.Lessons = x.lessons()
 	s.DueItems = x.dueItems()
+	s.Pending = []PendingItem{}
+	for _, i := range in.Graph.Provenance.Pending {
+		s.Pending = append(s.Pending, PendingItem{ID: in.Notes[i].Title, Type: typeOf(&in.Notes[i]), URL: x.url(i)})
+	}
+	sort.Slice(s.Pending, func(i, j int) bool { return s.Pending[i].ID < s.Pending[j].ID })
 	s.Health = x.health()
 	s.Manifest = Manifest{
 		Version:       SchemaVersion,
@@ -98,6 +103,7 @@ func Documents(in Input) *Site {
 			"nodes":        len(s.Graph.Nodes),
 			"edges":        len(s.Graph.Edges),
 			"lessons":      len(s.Lessons),
+			"pending":      len(s.Pending),
 		},
 	}
 	return s

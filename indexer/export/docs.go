@@ -34,27 +34,31 @@ type Episode struct {
 	EpisodeSummary
 	// The rest of the episode's decayed score (SPEC §3): raw is 1 plus the
 	// feedback priority, age runs from created.
-	Raw             float64            `json:"raw"`
-	AgeDays         float64            `json:"age_days"`
-	Stale           bool               `json:"stale"`
-	Lambda          float64            `json:"lambda"`
-	ReferenceTime   string             `json:"reference_time"`
-	Feedback        Feedback           `json:"feedback"`
-	Due             string             `json:"due,omitempty"`
-	Created         string             `json:"created"`
-	Updated         string             `json:"updated"`
-	DateSource      string             `json:"date_source"`
-	DurationMinutes *float64           `json:"duration_minutes,omitempty"`
-	Session         string             `json:"session,omitempty"`
-	Metrics         map[string]float64 `json:"metrics"`
-	Context         string             `json:"context,omitempty"`
-	Observations    []Observation      `json:"observations"`
-	Decisions       []Decision         `json:"decisions"`
-	Events          []Event            `json:"events"`
-	Lessons         []string           `json:"lessons"`
-	Relations       []Relation         `json:"relations"`
-	Links           []Link             `json:"links"`
-	Backlinks       []Ref              `json:"backlinks"`
+	Raw             float64  `json:"raw"`
+	AgeDays         float64  `json:"age_days"`
+	Stale           bool     `json:"stale"`
+	Lambda          float64  `json:"lambda"`
+	ReferenceTime   string   `json:"reference_time"`
+	Feedback        Feedback `json:"feedback"`
+	Due             string   `json:"due,omitempty"`
+	Created         string   `json:"created"`
+	Updated         string   `json:"updated"`
+	DateSource      string   `json:"date_source"`
+	DurationMinutes *float64 `json:"duration_minutes,omitempty"`
+	Session         string   `json:"session,omitempty"`
+	// SourceThread is the thread or session note the episode derives
+	// from, and Concepts the notes it is about, declared on either side.
+	SourceThread *Ref               `json:"source_thread,omitempty"`
+	Concepts     []Ref              `json:"concepts"`
+	Metrics      map[string]float64 `json:"metrics"`
+	Context      string             `json:"context,omitempty"`
+	Observations []Observation      `json:"observations"`
+	Decisions    []Decision         `json:"decisions"`
+	Events       []Event            `json:"events"`
+	Lessons      []string           `json:"lessons"`
+	Relations    []Relation         `json:"relations"`
+	Links        []Link             `json:"links"`
+	Backlinks    []Ref              `json:"backlinks"`
 	// Similar are the most similar other episodes (SPEC §3), filled in by
 	// the search stage; [] until then.
 	Similar  []Similar      `json:"similar"`
@@ -284,8 +288,20 @@ type Note struct {
 	Relations    []Relation    `json:"relations"`
 	Links        []Link        `json:"links"`
 	Backlinks    []Ref         `json:"backlinks"`
-	Sections     []Section     `json:"sections,omitempty"`
-	Source       Source        `json:"source"`
+	// Episodes are the episodes that derive from this note (a thread or
+	// session) or are about it (a concept), declared on either side.
+	Episodes []Ref `json:"episodes"`
+	// Pending: a thread or session note that no episode derives from yet.
+	Pending  bool      `json:"pending,omitempty"`
+	Sections []Section `json:"sections,omitempty"`
+	Source   Source    `json:"source"`
+}
+
+// PendingItem is an item of pending.json.
+type PendingItem struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
+	URL  string `json:"url"`
 }
 
 // Manifest is index.json.
@@ -312,6 +328,7 @@ type Site struct {
 	Antipatterns  []Pattern // summaries, in SPEC §3's order
 	Lessons       []Lesson  // clusters, most recurring first
 	DueItems      []DueItem // notes with a due date, by date
+	Pending       []PendingItem
 	Graph         Graph
 	Health        Health
 	// Extra are files made by later stages (the bootstrap), written and

@@ -153,6 +153,7 @@ func TestFilesPaths(t *testing.T) {
 		"api/v1/patterns/antipattern-skip-ci.json",
 		"api/v1/patterns/pattern-retry-blindly.json",
 		"api/v1/patterns/pattern-run-tests-before-commit.json",
+		"api/v1/pending.json",
 		"api/v1/schema/antipatterns.schema.json",
 		"api/v1/schema/episode.schema.json",
 		"api/v1/schema/episodes.schema.json",
@@ -162,6 +163,7 @@ func TestFilesPaths(t *testing.T) {
 		"api/v1/schema/lessons.schema.json",
 		"api/v1/schema/pattern.schema.json",
 		"api/v1/schema/patterns.schema.json",
+		"api/v1/schema/pending.schema.json",
 		"feed.json",
 		"llms.txt",
 	}

@@ -52,6 +52,7 @@ func (s *Site) Files() ([]File, error) {
 		{"graph.json", s.Graph},
 		{"health.json", s.Health},
 		{"lessons.json", List[Lesson]{SchemaVersion, ref, s.Lessons}},
+		{"pending.json", List[PendingItem]{SchemaVersion, ref, s.Pending}},
 	} {
 		if err := add(f.name, f.v); err != nil {
 			return nil, err

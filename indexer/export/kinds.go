@@ -36,6 +36,17 @@ func (x *exporter) episode(i int) Episode {
 		ep.Metrics = map[string]float64{}
 	}
 	ep.Feedback = x.feedback(i)
+	pv := x.in.Graph.Provenance
+	ep.Concepts = []Ref{}
+	if len(pv.Thread) > i && pv.Thread[i] >= 0 {
+		r := x.ref(pv.Thread[i])
+		ep.SourceThread = &r
+	}
+	if len(pv.Concepts) > i {
+		for _, c := range pv.Concepts[i] {
+			ep.Concepts = append(ep.Concepts, x.ref(c))
+		}
+	}
 	d := x.decay(1, m.Created, ep.Feedback)
 	ep.Score, ep.Raw, ep.AgeDays, ep.Stale, ep.Lambda, ep.ReferenceTime = d.Score, d.Raw, d.AgeDays, d.Stale, d.Lambda, d.ReferenceTime
 	ep.Due = formatTime(n.Due)
@@ -143,11 +154,21 @@ func edge(e causal.Edge) Edge {
 
 func (x *exporter) note(i int) Note {
 	n := &x.in.Notes[i]
-	return Note{
+	out := Note{
 		ID: n.Title, Title: n.Title, Type: typeOf(n), Tags: tagsOf(n), URL: x.url(i),
 		Observations: x.observations(i), Relations: x.relations(i), Links: x.links(i), Backlinks: x.backlinks(i),
-		Sections: sections(n), Source: x.source(i),
+		Episodes: []Ref{}, Sections: sections(n), Source: x.source(i),
 	}
+	pv := x.in.Graph.Provenance
+	if len(pv.Episodes) > i {
+		for _, e := range pv.Episodes[i] {
+			out.Episodes = append(out.Episodes, x.ref(e))
+		}
+	}
+	for _, p := range pv.Pending {
+		out.Pending = out.Pending || p == i
+	}
+	return out
 }
 
 func (x *exporter) graph(patterns []Pattern) Graph {

@@ -125,6 +125,7 @@ func schemaFiles() []struct {
 		{"graph", "engram causal graph (the keys of ai-agents' causal-graph.json)", Graph{}},
 		{"health", "engram graph health", Health{}},
 		{"lessons", "engram lesson clusters", List[Lesson]{}},
+		{"pending", "engram pending threads and sessions", List[PendingItem]{}},
 	}
 }
 
