@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/engramhq/engram/indexer/aiagents"
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/lessons"
@@ -56,6 +57,8 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
+	diags = append(diags, pdiags...)
+	notes, files, pdiags = dropRepeatedJSON(notes, files)
 	diags = append(diags, pdiags...)
 	counts := map[string]int{"files": len(repo.Files)}
 	notes, files = dropPrivate(notes, files, counts)
@@ -202,6 +205,11 @@ func readFile(repo *source.Repo, f source.File, p *parse.Parser) parsed {
 	if err != nil {
 		return parsed{diags: []note.Diagnostic{{Path: f.Path, Line: 1, Col: 1, Severity: note.Error, Rule: "read", Message: err.Error()}}}
 	}
+	if aiagents.IsEpisodeFile(f.Path) {
+		// ai-agents episode JSON is published as it is (SPEC §2.4).
+		n, diags, err := aiagents.Decode(f.Path, src)
+		return parsed{note: n, file: f, diags: diags, ok: err == nil}
+	}
 	n, diags, err := p.Parse(f.Path, src)
 	return parsed{note: n, file: f, diags: diags, ok: err == nil}
 }
@@ -214,8 +222,10 @@ func skipReason(p string) (skip, bool) {
 	switch {
 	case strings.EqualFold(path.Ext(p), ".md"):
 		return skip{}, false
-	case strings.HasSuffix(p, ".json") && strings.HasPrefix(base, "episode-"):
-		return skip{"unsupported-input", "ai-agents episode JSON is not read by this version of engram; not published"}, true
+	case aiagents.IsEpisodeFile(p):
+		return skip{}, false
+	case base == "causal-graph.json" && path.Base(path.Dir(p)) == "causality":
+		return skip{"aiagents-causal-graph", "ai-agents' causal graph is read by engram import, never published: engram computes its own graph"}, true
 	case strings.HasSuffix(p, ".jsonl"):
 		return skip{"unsupported-input", "events (JSONL) are not read by this version of engram; not published"}, true
 	}
@@ -234,6 +244,29 @@ func dropPrivate(notes []note.Note, files []source.File, counts map[string]int) 
 		f2 = append(f2, files[i])
 	}
 	return n2, f2
+}
+
+// dropRepeatedJSON keeps the first of the ai-agents JSON episodes that
+// repeat an id (real repositories have them: a file rewritten under a new
+// name); each repeat is a warning, not published. A markdown note whose
+// title repeats is left to checkUnique, which refuses the build.
+func dropRepeatedJSON(notes []note.Note, files []source.File) ([]note.Note, []source.File, []note.Diagnostic) {
+	seen := map[string]string{}
+	var diags []note.Diagnostic
+	keptN, keptF := notes[:0:0], files[:0:0]
+	for i, n := range notes {
+		k := causal.Key(n.Title)
+		if first, dup := seen[k]; dup && aiagents.IsEpisodeFile(n.Path) {
+			diags = append(diags, note.Diagnostic{Path: n.Path, Line: 1, Col: 1, Severity: note.Warning, Rule: "aiagents-repeated-id",
+				Message: fmt.Sprintf("episode id %q is already published from %s; this file is not published", n.Title, first)})
+			continue
+		}
+		if _, dup := seen[k]; !dup {
+			seen[k] = n.Path
+		}
+		keptN, keptF = append(keptN, n), append(keptF, files[i])
+	}
+	return keptN, keptF, diags
 }
 
 // checkUnique refuses two notes whose titles differ only by case or
