@@ -34,6 +34,7 @@ Usage:
   engram bootstrap [--budget 2000] [--format md|json]
   engram search QUERY [--type episode|pattern|note] [--limit 10] [--expand] [--json]
   engram similar (TEXT | --episode E) [--limit 5] [--json]
+  engram extract [--repo DIR] [--out DIR] [--force] [-v] SESSION.md…
   engram version
 
 --repo defaults to the current directory, or to ./content when the current
@@ -78,6 +79,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdSearch(ctx, args[1:], stdout, stderr)
 	case "similar":
 		err = cmdSimilar(ctx, args[1:], stdout, stderr)
+	case "extract":
+		err = cmdExtract(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "engram", indexer.Version)
 	case "help", "-h", "--help":
