@@ -71,9 +71,14 @@ func TestExtractRealLogs(t *testing.T) {
 	}
 }
 
-// TestExtractExitCodes: usage errors exit 2, a log that cannot be read 1.
+// TestExtractExitCodes: usage errors exit 2; a log that cannot be read,
+// or is binary, 1.
 func TestExtractExitCodes(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "2026-01-01-session-1.md")
+	binary := filepath.Join(t.TempDir(), "2026-01-02-session-2.md")
+	if err := os.WriteFile(binary, []byte("# Session 2\n- **Date**: 2026-01-02\n\x00\x01\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -82,11 +87,15 @@ func TestExtractExitCodes(t *testing.T) {
 		{"no log", []string{"extract"}, exitUsage},
 		{"unknown flag", []string{"extract", "--frob", missing}, exitUsage},
 		{"missing log", []string{"extract", "--out", t.TempDir(), missing}, exitFail},
+		{"binary log", []string{"extract", "--out", t.TempDir(), binary}, exitFail},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			if code := run(context.Background(), tc.args, &stdout, &stderr); code != tc.want {
 				t.Errorf("exit %d, want %d\n%s", code, tc.want, stderr.String())
+			}
+			if tc.name == "binary log" && !strings.Contains(stderr.String(), ":3:1: error: file holds a NUL byte, so it is binary, not a session log; not extracted [binary-file]") {
+				t.Errorf("stderr:\n%s", stderr.String())
 			}
 		})
 	}
