@@ -34,7 +34,7 @@ import (
 const CacheEnv = "ENGRAM_CACHE_DIR"
 
 // cacheFormat changes whenever the files of the cache change shape.
-const cacheFormat = 6
+const cacheFormat = 7
 
 // Part is a part of a snapshot; a query reads only the parts it needs.
 type Part int
@@ -50,6 +50,8 @@ const (
 	PartSearch
 	// PartSimilar reads the similarity model of the episodes.
 	PartSimilar
+	// PartEvents reads the execution events within retention.
+	PartEvents
 )
 
 // searchDir and similarFile are the search index and the similarity
@@ -62,7 +64,7 @@ const (
 var partFiles = []struct {
 	part Part
 	name string
-}{{PartEpisodes, "episodes.json"}, {PartPatterns, "patterns.json"}, {PartGraph, "graph.gob"}, {PartAntipatterns, "antipatterns.json"}, {PartBootstrap, "bootstrap.gob"}}
+}{{PartEpisodes, "episodes.json"}, {PartPatterns, "patterns.json"}, {PartGraph, "graph.gob"}, {PartAntipatterns, "antipatterns.json"}, {PartBootstrap, "bootstrap.gob"}, {PartEvents, "events.json"}}
 
 type cacheMeta struct {
 	Format        int       `json:"format"`
@@ -179,7 +181,7 @@ func readMeta(dir string) (cacheMeta, error) {
 func readSnapshot(dir string, meta cacheMeta, parts Part) (*query.Snapshot, error) {
 	snap := &query.Snapshot{ReferenceTime: meta.ReferenceTime, Commit: meta.Commit}
 	var g cachedGraph
-	targets := map[Part]any{PartEpisodes: &snap.Episodes, PartPatterns: &snap.Patterns, PartGraph: &g, PartAntipatterns: &snap.Antipatterns, PartBootstrap: &snap.Bootstrap}
+	targets := map[Part]any{PartEpisodes: &snap.Episodes, PartPatterns: &snap.Patterns, PartGraph: &g, PartAntipatterns: &snap.Antipatterns, PartBootstrap: &snap.Bootstrap, PartEvents: &snap.Events}
 	for _, f := range partFiles {
 		if parts&f.part == 0 {
 			continue
@@ -309,7 +311,7 @@ func writeCache(dir string, opt Options, fp string, snap *query.Snapshot, docs [
 	defer os.RemoveAll(tmp)
 	// The documents are JSON, which keeps a rate of 0 apart from no rate
 	// (gob drops both); the graph is gob, which reads faster.
-	for name, v := range map[string]any{"episodes.json": snap.Episodes, "patterns.json": snap.Patterns, "graph.gob": g, "antipatterns.json": snap.Antipatterns, "bootstrap.gob": snap.Bootstrap} {
+	for name, v := range map[string]any{"episodes.json": snap.Episodes, "patterns.json": snap.Patterns, "graph.gob": g, "antipatterns.json": snap.Antipatterns, "bootstrap.gob": snap.Bootstrap, "events.json": snap.Events} {
 		var buf bytes.Buffer
 		var err error
 		if strings.HasSuffix(name, ".gob") {

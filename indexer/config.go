@@ -9,6 +9,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/engramhq/engram/indexer/events"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
 )
@@ -43,6 +44,11 @@ type Config struct {
 		// Budget is the bootstrap's size in tokens.
 		Budget *int `toml:"budget"`
 	} `toml:"bootstrap"`
+	Events struct {
+		// RetentionDays: events older than this before the reference
+		// time are left out of the output, and engram prune removes them.
+		RetentionDays *int `toml:"retention_days"`
+	} `toml:"events"`
 }
 
 // Validate fills defaults and reports values that cannot work.
@@ -96,6 +102,13 @@ func (c *Config) Validate() error {
 	}
 	if *c.Bootstrap.Budget < 1 {
 		return fmt.Errorf("bootstrap.budget must be at least 1 token")
+	}
+	if c.Events.RetentionDays == nil {
+		v := events.DefaultRetentionDays
+		c.Events.RetentionDays = &v
+	}
+	if *c.Events.RetentionDays < 1 {
+		return fmt.Errorf("events.retention_days must be at least 1 day")
 	}
 	for k, v := range c.TTL {
 		if v <= 0 || v != v {

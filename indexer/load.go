@@ -12,6 +12,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/aiagents"
 	"github.com/engramhq/engram/indexer/causal"
+	"github.com/engramhq/engram/indexer/events"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/lessons"
 	"github.com/engramhq/engram/indexer/note"
@@ -26,6 +27,9 @@ type Loaded struct {
 	Export      export.Input
 	Diagnostics []note.Diagnostic
 	Counts      map[string]int
+	// Expired are the events past retention, left out of the output:
+	// what engram prune deletes.
+	Expired []events.Event
 }
 
 // Load runs the source, parse and graph stages.
@@ -68,6 +72,9 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	diags = append(diags, mdiags...)
 	feedback, fdiags := readFeedback(repo, notes)
 	diags = append(diags, fdiags...)
+	kept, expired, ediags := readEvents(repo, ref, *cfg.Events.RetentionDays)
+	diags = append(diags, ediags...)
+	counts["events_expired"] = len(expired)
 	diags = append(diags, expireObservations(notes, meta, ref, cfg.decay().TTL)...)
 	if err := checkUnique(notes, meta); err != nil {
 		return nil, err
@@ -88,9 +95,11 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 			Title: cfg.Title, BaseURL: cfg.BaseURL, Generator: "engram " + Version,
 			Commit: repo.Head, ReferenceTime: ref, Notes: notes, Meta: meta, Graph: g,
 			Feedback: feedback, Decay: cfg.decay(), Diagnostics: diags, Lessons: clusterLessons(notes, meta),
+			Events: kept, RetentionDays: *cfg.Events.RetentionDays,
 		},
 		Diagnostics: diags,
 		Counts:      counts,
+		Expired:     expired,
 	}, nil
 }
 
@@ -191,8 +200,8 @@ func readFile(repo *source.Repo, f source.File, p *parse.Parser) parsed {
 	info := func(rule, msg string) parsed {
 		return parsed{diags: []note.Diagnostic{{Path: f.Path, Line: 1, Col: 1, Severity: note.Info, Message: msg, Rule: rule}}}
 	}
-	if f.Path == ConfigFile || isFeedback(f.Path) {
-		return parsed{} // read by LoadConfig, readFeedback
+	if f.Path == ConfigFile || isFeedback(f.Path) || events.IsFile(f.Path) {
+		return parsed{} // read by LoadConfig, readFeedback, readEvents
 	}
 	if reason, skip := skipReason(f.Path); skip {
 		return info(reason.rule, reason.msg)
@@ -227,7 +236,7 @@ func skipReason(p string) (skip, bool) {
 	case base == "causal-graph.json" && path.Base(path.Dir(p)) == "causality":
 		return skip{"aiagents-causal-graph", "ai-agents' causal graph is read by engram import, never published: engram computes its own graph"}, true
 	case strings.HasSuffix(p, ".jsonl"):
-		return skip{"unsupported-input", "events (JSONL) are not read by this version of engram; not published"}, true
+		return skip{"unsupported-input", "JSONL is read in events/ (execution events) and feedback/ only; not published"}, true
 	}
 	return skip{"not-a-note", "not a markdown note; not published"}, true
 }

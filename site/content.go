@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/spf13/afero"
@@ -37,6 +38,8 @@ func pages(s *export.Site, md markdown) []page {
 		{path: "notes/_index.md", fm: frontMatter{Title: "Notes", Params: map[string]any{"kind": "notes"}}},
 		{path: "search/_index.md", fm: frontMatter{Title: "Search", Params: map[string]any{"kind": "search"}}},
 		{path: "lessons/_index.md", fm: frontMatter{Title: "Lessons", Params: map[string]any{"kind": "lessons", "lessons": lessonViews(s)}}},
+		{path: "workflows/_index.md", fm: frontMatter{Title: "Workflows", Params: map[string]any{"kind": "workflows",
+			"workflows": workflowSummaries(s), "retention_days": s.RetentionDays}}},
 	}
 	// Each page carries its document, less what the templates take from
 	// the rendered HTML instead (prose, resolved links, extra keys): Hugo
@@ -65,7 +68,106 @@ func pages(s *export.Site, md markdown) []page {
 			Params: map[string]any{"kind": "note", "doc": n, "html": h},
 		}})
 	}
+	for _, w := range s.Workflows {
+		ps = append(ps, page{path: "workflows/" + slug(w.URL) + ".md", fm: frontMatter{
+			Title: w.ID, Date: w.First, Lastmod: w.Last,
+			Params: map[string]any{"kind": "workflow", "doc": workflowPage(w)},
+		}})
+	}
 	return ps
+}
+
+// workflowView is a workflow as its page shows it. Hugo lower-cases the
+// keys of maps in front matter, so event types and data keys, which are
+// the user's, travel as lists and JSON text instead.
+type workflowView struct {
+	export.WorkflowSummary
+	Counts        []typeCount `json:"counts"`
+	Tasks         []string    `json:"tasks"`
+	ReferenceTime string      `json:"reference_time"`
+	RetentionDays int         `json:"retention_days"`
+	Timeline      []eventView `json:"timeline,omitempty"`
+}
+
+type typeCount struct {
+	Type  string `json:"type"`
+	Count int    `json:"count"`
+}
+
+type eventView struct {
+	ID          string      `json:"id"`
+	EventType   string      `json:"event_type"`
+	UnknownType bool        `json:"unknown_type"`
+	TaskID      string      `json:"task_id"`
+	Timestamp   string      `json:"timestamp"`
+	Outcome     string      `json:"outcome"`
+	Data        []dataField `json:"data"`
+	Source      string      `json:"source"`
+}
+
+// dataField is one key of an event's data, its value as compact JSON.
+type dataField struct {
+	Key  string `json:"key"`
+	JSON string `json:"json"`
+}
+
+func workflowSummaries(s *export.Site) []workflowView {
+	out := []workflowView{}
+	for _, w := range s.Workflows {
+		out = append(out, workflowView{WorkflowSummary: w.WorkflowSummary, Counts: typeCounts(w.Counts)})
+	}
+	return out
+}
+
+func workflowPage(w export.Workflow) workflowView {
+	v := workflowView{WorkflowSummary: w.WorkflowSummary, Counts: typeCounts(w.Counts), Tasks: w.Tasks,
+		ReferenceTime: w.ReferenceTime, RetentionDays: w.RetentionDays, Timeline: []eventView{}}
+	for _, e := range w.Timeline {
+		v.Timeline = append(v.Timeline, eventView{ID: e.ID, EventType: e.EventType, UnknownType: e.UnknownType, TaskID: e.TaskID,
+			Timestamp: e.Timestamp, Outcome: e.Outcome, Data: dataFields(e.Data), Source: fmt.Sprintf("%s:%d", e.Source.Path, e.Source.Line)})
+	}
+	return v
+}
+
+// typeCounts lists counts by type, most frequent first, then by type.
+func typeCounts(m map[string]int) []typeCount {
+	out := []typeCount{}
+	for t, n := range m {
+		out = append(out, typeCount{Type: t, Count: n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Count > out[j].Count || out[i].Count == out[j].Count && out[i].Type < out[j].Type
+	})
+	return out
+}
+
+// dataFields lists data's keys: SPEC §2.5's four first, in its order,
+// then the others sorted.
+func dataFields(data map[string]any) []dataField {
+	keys := make([]string, 0, len(data))
+	for k := range data {
+		keys = append(keys, k)
+	}
+	rank := map[string]int{"context": 1, "prediction": 2, "result": 3, "decision": 4}
+	sort.Slice(keys, func(i, j int) bool {
+		ri, rj := rank[keys[i]], rank[keys[j]]
+		if ri == 0 {
+			ri = 5
+		}
+		if rj == 0 {
+			rj = 5
+		}
+		return ri < rj || ri == rj && keys[i] < keys[j]
+	})
+	out := make([]dataField, 0, len(keys))
+	for _, k := range keys {
+		js, err := json.Marshal(data[k])
+		if err != nil {
+			js = []byte("?")
+		}
+		out = append(out, dataField{Key: k, JSON: string(js)})
+	}
+	return out
 }
 
 // lessonView is a lesson cluster with a page for each of its episodes.

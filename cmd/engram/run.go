@@ -34,6 +34,8 @@ Usage:
   engram bootstrap [--budget 2000] [--format md|json]
   engram search QUERY [--type episode|pattern|note] [--limit 10] [--expand] [--json]
   engram similar (TEXT | --episode E) [--limit 5] [--json]
+  engram events similar --context '{"k":"v"}' [--limit 10] [--json]
+  engram prune [--apply] [--repo DIR] [--now TIME]
   engram extract [--repo DIR] [--out DIR] [--force] [-v] SESSION.md…
   engram version
 
@@ -79,6 +81,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdSearch(ctx, args[1:], stdout, stderr)
 	case "similar":
 		err = cmdSimilar(ctx, args[1:], stdout, stderr)
+	case "events":
+		err = cmdEvents(ctx, args[1:], stdout, stderr)
+	case "prune":
+		err = cmdPrune(ctx, args[1:], stdout, stderr)
 	case "extract":
 		err = cmdExtract(ctx, args[1:], stdout, stderr)
 	case "version", "--version":

@@ -78,6 +78,7 @@ func (s *Site) llmsTxt(budget int) []byte {
 	fmt.Fprintf(&w, "- [Lessons](%slessons.json): lessons of all episodes, clustered, most recurring first\n", api)
 	fmt.Fprintf(&w, "- [Causal graph](%sgraph.json): nodes and weighted edges, in the shape of ai-agents' causal-graph.json\n", api)
 	fmt.Fprintf(&w, "- [Graph health](%shealth.json): isolated nodes, edge types, tautologies, unmeasured rates, dangling links\n", api)
+	fmt.Fprintf(&w, "- [Workflows](%sworkflows.json): execution events grouped by workflow (counts by type, success ratio, first and last event), events of the last %d days; each links its timeline\n", api, s.RetentionDays)
 	fmt.Fprintf(&w, "- [JSON Schemas](%sschema/): one per file of the API\n", api)
 	w.WriteString("\n## Optional\n\n")
 	fmt.Fprintf(&w, "- [Episode feed](%sfeed.json): JSON Feed 1.1 of the episodes\n", s.BaseURL)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/engramhq/engram/indexer/causal"
+	"github.com/engramhq/engram/indexer/events"
 	"github.com/engramhq/engram/indexer/note"
 )
 
@@ -28,6 +29,10 @@ type Input struct {
 	Decay    Decay
 	// Diagnostics of every stage, summarised in health.json.
 	Diagnostics []note.Diagnostic
+	// Events are the execution events within retention (SPEC §2.5),
+	// oldest first; RetentionDays is the retention they were kept by.
+	Events        []events.Event
+	RetentionDays int
 }
 
 // LessonCluster is a cluster of lessons that say the same thing.
@@ -61,7 +66,7 @@ func formatTime(t time.Time) string {
 // Documents builds every document of the site.
 func Documents(in Input) *Site {
 	x := newExporter(in)
-	s := &Site{Title: in.Title, BaseURL: in.BaseURL, ReferenceTime: in.ReferenceTime}
+	s := &Site{Title: in.Title, BaseURL: in.BaseURL, ReferenceTime: in.ReferenceTime, RetentionDays: in.RetentionDays}
 	for i := range in.Notes {
 		n := &in.Notes[i]
 		switch {
@@ -89,6 +94,7 @@ func Documents(in Input) *Site {
 	}
 	sort.Slice(s.Pending, func(i, j int) bool { return s.Pending[i].ID < s.Pending[j].ID })
 	s.Health = x.health()
+	s.Workflows = x.workflows()
 	s.Manifest = Manifest{
 		Version:       SchemaVersion,
 		Generator:     in.Generator,
@@ -104,6 +110,8 @@ func Documents(in Input) *Site {
 			"edges":        len(s.Graph.Edges),
 			"lessons":      len(s.Lessons),
 			"pending":      len(s.Pending),
+			"workflows":    len(s.Workflows),
+			"events":       len(in.Events),
 		},
 	}
 	return s

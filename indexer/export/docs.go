@@ -329,6 +329,11 @@ type Site struct {
 	Lessons       []Lesson  // clusters, most recurring first
 	DueItems      []DueItem // notes with a due date, by date
 	Pending       []PendingItem
+	// Workflows group the execution events within retention, most
+	// recently active first.
+	Workflows []Workflow
+	// RetentionDays is how long events are kept.
+	RetentionDays int
 	Graph         Graph
 	Health        Health
 	// Extra are files made by later stages (the bootstrap), written and

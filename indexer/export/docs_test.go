@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/engramhq/engram/indexer/causal"
+	"github.com/engramhq/engram/indexer/events"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/parse"
 )
@@ -74,7 +75,30 @@ func testInput(t *testing.T) Input {
 		Title: "Test memory", BaseURL: "https://mem.example/", Generator: "engram test",
 		Commit: "0123456789abcdef0123456789abcdef01234567", ReferenceTime: refTime,
 		Notes: notes, Meta: meta, Graph: causal.Build(notes, causal.DefaultOptions()), Decay: DefaultDecay(),
+		Events: testEvents(t), RetentionDays: 30,
 	}
+}
+
+// testEvents reads testdata/events/deploy.jsonl and keeps the events
+// within 30 days of refTime, as the indexer would.
+func testEvents(t *testing.T) []events.Event {
+	t.Helper()
+	const path = "events/deploy.jsonl"
+	src, err := os.ReadFile(filepath.Join("testdata", filepath.FromSlash(path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, diags := events.Parse(path, src)
+	for _, d := range diags {
+		if d.Severity != note.Info {
+			t.Errorf("unexpected diagnostic %s", d)
+		}
+	}
+	kept, expired := events.Retain(evs, refTime, 30)
+	if len(expired) != 1 || expired[0].ID != "old" {
+		t.Fatalf("expired %+v, want the event \"old\"", expired)
+	}
+	return kept
 }
 
 func testFiles(t *testing.T) []File {
@@ -164,6 +188,12 @@ func TestFilesPaths(t *testing.T) {
 		"api/v1/schema/pattern.schema.json",
 		"api/v1/schema/patterns.schema.json",
 		"api/v1/schema/pending.schema.json",
+		"api/v1/schema/workflow.schema.json",
+		"api/v1/schema/workflows.schema.json",
+		"api/v1/workflows.json",
+		"api/v1/workflows/deploy-api.json",
+		"api/v1/workflows/nightly-backfill.json",
+		"api/v1/workflows/no-result.json",
 		"feed.json",
 		"llms.txt",
 	}
@@ -218,6 +248,22 @@ func TestShapes(t *testing.T) {
 		want := []string{"date", "id", "json_url", "outcome", "score", "tags", "task", "title", "url"}
 		if got := keys(item); !slices.Equal(got, want) {
 			t.Errorf("keys = %v, want %v", got, want)
+		}
+	})
+	t.Run("workflow summary", func(t *testing.T) {
+		v := decode(t, files, "api/v1/workflows.json")
+		items := v["items"].([]any)
+		want := []string{"counts", "events", "first", "id", "json_url", "last", "results", "success_ratio", "url"}
+		var ids []string
+		for _, it := range items {
+			if got := keys(it.(map[string]any)); !slices.Equal(got, want) {
+				t.Errorf("keys = %v, want %v", got, want)
+			}
+			ids = append(ids, it.(map[string]any)["id"].(string))
+		}
+		// Most recently active first.
+		if !slices.Equal(ids, []string{"no-result", "deploy-api", "Nightly Backfill"}) {
+			t.Errorf("workflows %v", ids)
 		}
 	})
 	t.Run("pattern summary leaves out the full document's parts", func(t *testing.T) {

@@ -42,6 +42,13 @@ func (s *Site) Files() ([]File, error) {
 			return nil, err
 		}
 	}
+	workflows := make([]WorkflowSummary, len(s.Workflows))
+	for i, w := range s.Workflows {
+		workflows[i] = w.WorkflowSummary
+		if err := add("workflows/"+slugOf(w.JSONURL), w); err != nil {
+			return nil, err
+		}
+	}
 	for _, f := range []struct {
 		name string
 		v    any
@@ -53,6 +60,7 @@ func (s *Site) Files() ([]File, error) {
 		{"health.json", s.Health},
 		{"lessons.json", List[Lesson]{SchemaVersion, ref, s.Lessons}},
 		{"pending.json", List[PendingItem]{SchemaVersion, ref, s.Pending}},
+		{"workflows.json", List[WorkflowSummary]{SchemaVersion, ref, workflows}},
 	} {
 		if err := add(f.name, f.v); err != nil {
 			return nil, err

@@ -126,12 +126,15 @@ func schemaFiles() []struct {
 		{"health", "engram graph health", Health{}},
 		{"lessons", "engram lesson clusters", List[Lesson]{}},
 		{"pending", "engram pending threads and sessions", List[PendingItem]{}},
+		{"workflows", "engram workflows: execution events grouped by workflow, within retention", List[WorkflowSummary]{}},
+		{"workflow", "engram workflow (api/v1/workflows/<slug>.json): summary and timeline", Workflow{}},
 	}
 }
 
 // SchemaPath is where the schema of an API file is published:
-// api/v1/schema/<name>.schema.json, with episodes/<slug>.json and
-// patterns/<slug>.json under episode and pattern. ok is false for a file
+// api/v1/schema/<name>.schema.json, with episodes/<slug>.json,
+// patterns/<slug>.json and workflows/<slug>.json under episode, pattern
+// and workflow. ok is false for a file
 // without a schema (Markdown, text, the schemas themselves).
 func SchemaPath(file string) (string, bool) {
 	rest, ok := strings.CutPrefix(file, "api/v1/")
@@ -150,6 +153,8 @@ func SchemaPath(file string) (string, bool) {
 		name = "episode"
 	case strings.HasPrefix(name, "patterns/"):
 		name = "pattern"
+	case strings.HasPrefix(name, "workflows/"):
+		name = "workflow"
 	case strings.Contains(name, "/"):
 		return "", false
 	}

@@ -35,6 +35,9 @@ type Snapshot struct {
 	Index *search.Index
 	// Similar is the similarity model of the episodes.
 	Similar *search.Similarity
+	// Events are the execution events within retention that have a
+	// context, oldest first.
+	Events []Event
 }
 
 // Close releases the search index.
@@ -93,6 +96,7 @@ func FromSite(s *export.Site) *Snapshot {
 	for _, e := range s.Graph.Edges {
 		snap.Graph.Edges = append(snap.Graph.Edges, e.Edge)
 	}
+	snap.Events = eventsFromSite(s)
 	return snap
 }
 
@@ -153,6 +157,7 @@ func List[T any](s *Snapshot, items []T) export.List[T] {
 // difference.)
 func (s *Snapshot) FillEmpty() {
 	fill(&s.Antipatterns)
+	fill(&s.Events)
 	for _, ps := range [][]export.Pattern{s.Patterns, s.Antipatterns} {
 		fillPatterns(ps)
 	}

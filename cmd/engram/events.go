@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/query"
+)
+
+// cmdEvents runs engram events SUBCOMMAND.
+func cmdEvents(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: events takes a subcommand: similar", errUsage)
+	}
+	switch args[0] {
+	case "similar":
+		return cmdEventsSimilar(ctx, args[1:], stdout, stderr)
+	}
+	return fmt.Errorf("%w: events: unknown subcommand %q (want similar)", errUsage, args[0])
+}
+
+func cmdEventsSimilar(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, q := newQueryFlags("events similar")
+	context := fs.String("context", "", `the situation, as a JSON object: '{"service":"payouts","env":"prod"}' (required)`)
+	limit := fs.Int("limit", 10, "most events")
+	if _, err := parseArgs(fs, args, 0, ""); err != nil {
+		return err
+	}
+	want, err := parseContext(*context)
+	if err != nil {
+		return err
+	}
+	if *limit < 1 {
+		return fmt.Errorf("%w: events similar: --limit must be at least 1", errUsage)
+	}
+	snap, err := q.snapshot(ctx, stderr, indexer.PartEvents)
+	if err != nil {
+		return err
+	}
+	items := snap.SimilarEvents(want, *limit)
+	if q.json {
+		return writeJSON(stdout, query.List(snap, items))
+	}
+	if len(items) == 0 {
+		fmt.Fprintln(stdout, "no event within retention shares a context key")
+		return nil
+	}
+	tw := table(stdout)
+	fmt.Fprintln(tw, "SHARED\tKEYS\tWHEN\tWORKFLOW\tTYPE\tID\tCONTEXT")
+	for _, m := range items {
+		c, _ := json.Marshal(m.Context)
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\n", m.Shared, m.SharedKeys, m.Timestamp, m.WorkflowID, m.EventType, m.ID, oneLine(string(c), 60))
+	}
+	return tw.Flush()
+}
+
+// parseContext reads --context: a JSON object with at least one key.
+func parseContext(s string) (map[string]any, error) {
+	if s == "" {
+		return nil, fmt.Errorf("%w: events similar needs --context '{\"key\":\"value\"}'", errUsage)
+	}
+	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
+	dec.UseNumber()
+	var v, extra any
+	if err := dec.Decode(&v); err != nil || dec.Decode(&extra) != io.EOF {
+		return nil, fmt.Errorf("%w: events similar: --context is not JSON: %s", errUsage, oneLine(s, 60))
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: events similar: --context must be a JSON object, such as '{\"service\":\"payouts\"}'", errUsage)
+	}
+	if len(m) == 0 {
+		return nil, fmt.Errorf("%w: events similar: --context names no key", errUsage)
+	}
+	return m, nil
+}

@@ -1,0 +1,181 @@
+package events
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/engramhq/engram/indexer/note"
+)
+
+// DefaultRetentionDays is how long events are kept when engram.toml does
+// not say (SPEC §3).
+const DefaultRetentionDays = 30
+
+// Cutoff is the oldest time retention keeps: days before ref. An event at
+// the cutoff exactly is kept.
+func Cutoff(ref time.Time, days int) time.Time {
+	return ref.Add(-time.Duration(days) * 24 * time.Hour)
+}
+
+// Retain splits events into those within days of ref and those older
+// (expired), each in the order given.
+func Retain(evs []Event, ref time.Time, days int) (kept, expired []Event) {
+	cut := Cutoff(ref, days)
+	for _, e := range evs {
+		if e.Time.Before(cut) {
+			expired = append(expired, e)
+		} else {
+			kept = append(kept, e)
+		}
+	}
+	return kept, expired
+}
+
+// ByFile groups events by file, in path order, and their lines in
+// ascending order.
+func ByFile(evs []Event) (paths []string, lines map[string][]int) {
+	lines = map[string][]int{}
+	for _, e := range evs {
+		if lines[e.Path] == nil {
+			paths = append(paths, e.Path)
+		}
+		lines[e.Path] = append(lines[e.Path], e.Line)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		sort.Ints(lines[p])
+	}
+	return paths, lines
+}
+
+// ExpiredDiagnostics lists the expired events of each file in one info
+// diagnostic at its first expired line: the build report (SPEC §3).
+func ExpiredDiagnostics(expired []Event, days int) []note.Diagnostic {
+	paths, lines := ByFile(expired)
+	var diags []note.Diagnostic
+	for _, p := range paths {
+		ls := lines[p]
+		diags = append(diags, note.Diagnostic{Path: p, Line: ls[0], Col: 1, Severity: note.Info, Rule: "events-expired",
+			Message: fmt.Sprintf("%s older than %s left out (%s); engram prune deletes them from the repository", count(len(ls), "event"), count(days, "day"), Lines(ls))})
+	}
+	return diags
+}
+
+// FutureDiagnostics reports the events dated after the reference time,
+// once per file: they are kept, but a clock may be wrong.
+func FutureDiagnostics(evs []Event, ref time.Time) []note.Diagnostic {
+	var future []Event
+	for _, e := range evs {
+		if e.Time.After(ref) {
+			future = append(future, e)
+		}
+	}
+	paths, lines := ByFile(future)
+	var diags []note.Diagnostic
+	for _, p := range paths {
+		ls := lines[p]
+		diags = append(diags, note.Diagnostic{Path: p, Line: ls[0], Col: 1, Severity: note.Info, Rule: "events-future",
+			Message: fmt.Sprintf("%s dated after the reference time %s (%s); kept", count(len(ls), "event"), ref.UTC().Format(time.RFC3339), Lines(ls))})
+	}
+	return diags
+}
+
+// RepeatedIDs reports an id that an earlier event (in path and line
+// order) already has: both are kept, but an id should name one event.
+func RepeatedIDs(evs []Event) []note.Diagnostic {
+	first := map[string]*Event{}
+	var diags []note.Diagnostic
+	for i := range evs {
+		e := &evs[i]
+		if f, dup := first[e.ID]; dup {
+			diags = append(diags, note.Diagnostic{Path: e.Path, Line: e.Line, Col: 1, Severity: note.Warning, Rule: "events-repeated-id",
+				Message: fmt.Sprintf("event id %q is already used at %s:%d; both are kept", e.ID, f.Path, f.Line)})
+			continue
+		}
+		first[e.ID] = e
+	}
+	return diags
+}
+
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// Outcome reads an event's data.result as an outcome: success (1),
+// partial (0.5) or failure (0). ok is false when there is no result, or
+// it says none of these. A result is read as:
+//
+//   - true or false;
+//   - a string, ignoring case and surrounding space: success, succeeded,
+//     successful, ok, pass, passed, complete, completed, done, true
+//     (success); partial, partially (partial); failure, failed, fail,
+//     error, errored, false (failure);
+//   - an object: its "success" (true or false), else its "status", else
+//     its "outcome", read as above.
+func Outcome(result any) (float64, bool) {
+	switch r := result.(type) {
+	case bool:
+		if r {
+			return 1, true
+		}
+		return 0, true
+	case string:
+		v, ok := outcomeWords[strings.ToLower(strings.TrimSpace(r))]
+		return v, ok
+	case map[string]any:
+		if s, ok := r["success"].(bool); ok {
+			return Outcome(s)
+		}
+		for _, k := range []string{"status", "outcome"} {
+			if s, ok := r[k].(string); ok {
+				return Outcome(s)
+			}
+		}
+	}
+	return 0, false
+}
+
+var outcomeWords = map[string]float64{
+	"success": 1, "succeeded": 1, "successful": 1, "ok": 1, "pass": 1, "passed": 1,
+	"complete": 1, "completed": 1, "done": 1, "true": 1,
+	"partial": 0.5, "partially": 0.5,
+	"failure": 0, "failed": 0, "fail": 0, "error": 0, "errored": 0, "false": 0,
+}
+
+// OutcomeName names an outcome score: success, partial or failure.
+func OutcomeName(v float64) string {
+	switch {
+	case v >= 1:
+		return "success"
+	case v > 0:
+		return "partial"
+	}
+	return "failure"
+}
+
+// RemoveLines returns src without the given lines (1-based, sorted), as
+// Parse numbers them, each with its line ending.
+func RemoveLines(src []byte, lines []int) []byte {
+	out := make([]byte, 0, len(src))
+	next := 0
+	for line := 1; len(src) > 0; line++ {
+		end := len(src)
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			end = i + 1
+		}
+		for next < len(lines) && lines[next] < line {
+			next++
+		}
+		if next >= len(lines) || lines[next] != line {
+			out = append(out, src[:end]...)
+		}
+		src = src[end:]
+	}
+	return out
+}
