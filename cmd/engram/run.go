@@ -25,6 +25,8 @@ const usage = `engram turns a git repository of agent memory into JSON indexes a
 Usage:
   engram build [--repo DIR] [--out public] [--base-url URL] [--now TIME] [--budget 2000] [--strict] [--force] [-v]
   engram check [--repo DIR] [--format text|json|github] [--strict]
+  engram import ai-agents DIR [--repo DIR] [--force] [-v]
+  engram export --format ai-agents --out DIR [--repo DIR] [--now TIME] [-v]
   engram episodes [--outcome O] [--since 7d] [--tag T] [--task TEXT] [--json]
   engram decisions EPISODE [--json]
   engram patterns [--min-success 0.7] [--min-occurrences 3] [--json]
@@ -63,6 +65,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdBuild(ctx, args[1:], stdout, stderr)
 	case "check":
 		err = cmdCheck(ctx, args[1:], stdout, stderr)
+	case "import":
+		err = cmdImport(ctx, args[1:], stdout, stderr)
+	case "export":
+		err = cmdExport(ctx, args[1:], stdout, stderr)
 	case "episodes":
 		err = cmdEpisodes(ctx, args[1:], stdout, stderr)
 	case "decisions":
