@@ -47,7 +47,7 @@ func eventsFiles() map[string][]byte {
 			eventLine("ev-4", "Backfill", "ail_decision", "2026-08-25T00:00:00Z", `{"context":{"table":"ledger"},"decision":"batch 1000"}`),
 			eventLine("ev-expired-2", "Backfill", "task_complete", "2026-07-15T00:00:00Z", `{"result":"success"}`),
 		}, "\r\n") + "\r\n"),
-		"events/empty.jsonl": {},
+		"events/empty.jsonl":    {},
 		"events/old-only.jsonl": []byte(eventLine("ev-expired-3", "gone", "task_complete", "2026-06-01T00:00:00Z", `{}`) + "\n"),
 		"other/stray.jsonl":     []byte("{}\n"),
 	}
@@ -286,5 +286,59 @@ func TestPruneRefuses(t *testing.T) {
 		if !bytes.Equal(data, before[p]) && !strings.HasPrefix(p, ".git/") {
 			t.Errorf("%s changed", p)
 		}
+	}
+}
+
+// TestEventsHostile: nothing an event contains runs script on the site
+// or steers Hugo; a long workflow's page shows its newest events and
+// leaves the rest to the JSON; the user's keys keep their case.
+func TestEventsHostile(t *testing.T) {
+	var lines []string
+	lines = append(lines, `{"id":"x1","workflow_id":"<script>alert(1)</script>","event_type":"<img src=x onerror=alert(2)>","timestamp":"2026-08-30T00:00:00Z",`+
+		`"data":{"context":{"UserID":"</code><script>alert(3)</script>","shortcode":"{{< param \"title\" >}}"},"result":"<b onmouseover=alert(4)>"}}`)
+	for i := range 600 {
+		lines = append(lines, eventLine("long-"+strconv.Itoa(i), "long", "task_complete",
+			strconv.FormatInt(time.Date(2026, 8, 20, 0, i, 0, 0, time.UTC).UnixMilli(), 10), `{"result":"success"}`))
+	}
+	dir := t.TempDir()
+	err := source.WriteRepo(dir, []source.Commit{{When: eventsRef, Files: map[string][]byte{
+		"episodes/a.md":    []byte(episodeNote("EP-A", "2026-08-20")),
+		"events/bad.jsonl": []byte(strings.Join(lines, "\n")),
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	build(t, dir, out)
+	pages, _ := filepath.Glob(filepath.Join(out, "workflows", "script-alert-1-script-*", "index.html"))
+	if len(pages) != 1 {
+		t.Fatalf("hostile workflow page: %v", pages)
+	}
+	for _, p := range append(pages, filepath.Join(out, "workflows", "index.html")) {
+		page, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{"<script>alert", "<img src=x", "<b onmouseover", "</code><script>"} {
+			if bytes.Contains(page, []byte(bad)) {
+				t.Errorf("%s contains %q", p, bad)
+			}
+		}
+		if bytes.Contains(page, []byte("UserID")) != (p == pages[0]) {
+			t.Errorf("%s: the context key UserID should keep its case on the workflow page", p)
+		}
+	}
+	long, err := os.ReadFile(filepath.Join(out, "workflows", "long", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(long, []byte("The 100 oldest events are not shown here")) || bytes.Contains(long, []byte(">long-99 ")) ||
+		!bytes.Contains(long, []byte("long-100 ")) || !bytes.Contains(long, []byte("long-599 ")) {
+		t.Error("the long workflow's page should show its 500 newest events")
+	}
+	var wf struct{ Timeline []struct{ ID string } }
+	readJSON(t, filepath.Join(out, "api", "v1", "workflows", "long.json"), &wf)
+	if len(wf.Timeline) != 600 {
+		t.Errorf("long.json has %d events, want all 600", len(wf.Timeline))
 	}
 }

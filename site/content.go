@@ -87,7 +87,13 @@ type workflowView struct {
 	ReferenceTime string      `json:"reference_time"`
 	RetentionDays int         `json:"retention_days"`
 	Timeline      []eventView `json:"timeline,omitempty"`
+	// Omitted counts the older events the page leaves to the JSON.
+	Omitted int `json:"omitted"`
 }
+
+// maxPageEvents caps a workflow page's timeline: Hugo decodes every byte
+// of a page's front matter, and the JSON file has the whole timeline.
+const maxPageEvents = 500
 
 type typeCount struct {
 	Type  string `json:"type"`
@@ -122,7 +128,12 @@ func workflowSummaries(s *export.Site) []workflowView {
 func workflowPage(w export.Workflow) workflowView {
 	v := workflowView{WorkflowSummary: w.WorkflowSummary, Counts: typeCounts(w.Counts), Tasks: w.Tasks,
 		ReferenceTime: w.ReferenceTime, RetentionDays: w.RetentionDays, Timeline: []eventView{}}
-	for _, e := range w.Timeline {
+	timeline := w.Timeline
+	if len(timeline) > maxPageEvents {
+		v.Omitted = len(timeline) - maxPageEvents
+		timeline = timeline[v.Omitted:]
+	}
+	for _, e := range timeline {
 		v.Timeline = append(v.Timeline, eventView{ID: e.ID, EventType: e.EventType, UnknownType: e.UnknownType, TaskID: e.TaskID,
 			Timestamp: e.Timestamp, Outcome: e.Outcome, Data: dataFields(e.Data), Source: fmt.Sprintf("%s:%d", e.Source.Path, e.Source.Line)})
 	}
