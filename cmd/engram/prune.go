@@ -46,7 +46,7 @@ func printPrune(w io.Writer, res *indexer.PruneResult, apply bool) {
 		fmt.Fprintf(w, "no events older than %d days before %s: nothing to prune\n", res.RetentionDays, res.ReferenceTime.UTC().Format(time.RFC3339))
 		return
 	}
-	verb := "would be removed (run with --apply to remove them and commit)"
+	verb := "would be removed (--apply removes and commits)"
 	if apply {
 		verb = "removed"
 	}

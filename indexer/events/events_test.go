@@ -143,7 +143,7 @@ func TestRetain(t *testing.T) {
 	}
 	ds := ExpiredDiagnostics(expired, 30)
 	if len(ds) != 1 || ds[0].Line != 1 || ds[0].Severity != note.Info ||
-		ds[0].Message != "3 events older than 30 days left out (lines 1, 4-5); engram prune deletes them from the repository" {
+		ds[0].Message != "3 events older than 30 days left out (lines 1, 4-5); engram prune deletes expired events from the repository" {
 		t.Errorf("diagnostics %v", ds)
 	}
 }

@@ -59,7 +59,7 @@ func ExpiredDiagnostics(expired []Event, days int) []note.Diagnostic {
 	for _, p := range paths {
 		ls := lines[p]
 		diags = append(diags, note.Diagnostic{Path: p, Line: ls[0], Col: 1, Severity: note.Info, Rule: "events-expired",
-			Message: fmt.Sprintf("%s older than %s left out (%s); engram prune deletes them from the repository", count(len(ls), "event"), count(days, "day"), Lines(ls))})
+			Message: fmt.Sprintf("%s older than %s left out (%s); engram prune deletes expired events from the repository", count(len(ls), "event"), count(days, "day"), Lines(ls))})
 	}
 	return diags
 }
