@@ -37,6 +37,36 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
+// serveSite serves a built site with the headers netlify.toml sends; the
+// server stops when the test ends.
+func serveSite(t *testing.T, out string) *httptest.Server {
+	t.Helper()
+	headers := siteHeaders(t)
+	files := http.FileServer(http.Dir(out))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for k, v := range headers {
+			w.Header().Set(k, v)
+		}
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// newBrowser starts headless chromium for one test, with at most two
+// minutes to run; it is stopped when the test ends.
+func newBrowser(t *testing.T, bin string) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin),
+		chromedp.NoSandbox, chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
+	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	return ctx
+}
+
 // siteHeaders reads the headers netlify.toml sends with every page, so the
 // browser test runs under the same Content-Security-Policy as production.
 func siteHeaders(t *testing.T) map[string]string {
@@ -69,25 +99,8 @@ func TestBrowserDemo(t *testing.T) {
 	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: filepath.Join("..", "content"), Out: out, Now: &now}); err != nil {
 		t.Fatal(err)
 	}
-	headers := siteHeaders(t)
-	files := http.FileServer(http.Dir(out))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for k, v := range headers {
-			w.Header().Set(k, v)
-		}
-		files.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
-
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin),
-		chromedp.NoSandbox, chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
+	srv := serveSite(t, out)
+	ctx := newBrowser(t, bin)
 
 	var mu sync.Mutex
 	var problems []string

@@ -2,12 +2,9 @@ package site_test
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -32,23 +29,8 @@ func TestBrowserSearchPlantedWords(t *testing.T) {
 	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out}); err != nil {
 		t.Fatal(err)
 	}
-	headers := siteHeaders(t)
-	files := http.FileServer(http.Dir(out))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for k, v := range headers {
-			w.Header().Set(k, v)
-		}
-		files.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin),
-		chromedp.NoSandbox, chromedp.Flag("disable-quic", true), chromedp.UserDataDir(t.TempDir()))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
+	srv := serveSite(t, out)
+	ctx := newBrowser(t, bin)
 
 	notes := append(corpus.Episodes(), corpus.Patterns()...)
 	for i := 0; i < len(notes); i += len(notes) / 8 {
