@@ -125,7 +125,9 @@ func TestFeedJSON(t *testing.T) {
 // other lists its episodes.
 func TestPendingDemo(t *testing.T) {
 	out := buildDemo(t)
-	var pending struct{ Items []struct{ ID, Type, URL string } }
+	var pending struct {
+		Items []struct{ ID, Type, URL string }
+	}
 	data, err := os.ReadFile(filepath.Join(out, "api", "v1", "pending.json"))
 	if err != nil {
 		t.Fatal(err)
