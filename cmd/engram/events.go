@@ -41,21 +41,11 @@ func cmdEventsSimilar(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	items := snap.SimilarEvents(want, *limit)
-	if q.json {
-		return writeJSON(stdout, query.List(snap, items))
-	}
-	if len(items) == 0 {
-		fmt.Fprintln(stdout, "no event within retention shares a context key")
-		return nil
-	}
-	tw := table(stdout)
-	fmt.Fprintln(tw, "SHARED\tKEYS\tWHEN\tWORKFLOW\tTYPE\tID\tCONTEXT")
-	for _, m := range items {
-		c, _ := json.Marshal(m.Context)
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\n", m.Shared, m.SharedKeys, m.Timestamp, m.WorkflowID, m.EventType, m.ID, oneLine(string(c), 60))
-	}
-	return tw.Flush()
+	return printList(stdout, q, snap, snap.SimilarEvents(want, *limit), "no event within retention shares a context key",
+		"SHARED\tKEYS\tWHEN\tWORKFLOW\tTYPE\tID\tCONTEXT", func(m query.EventMatch) string {
+			c, _ := json.Marshal(m.Context)
+			return fmt.Sprintf("%d\t%d\t%s\t%s\t%s\t%s\t%s", m.Shared, m.SharedKeys, m.Timestamp, m.WorkflowID, m.EventType, m.ID, oneLine(string(c), 60))
+		})
 }
 
 // parseContext reads --context: a JSON object with at least one key.

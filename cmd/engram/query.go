@@ -126,20 +126,10 @@ func cmdEpisodes(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return fmt.Errorf("%w: episodes: %v", errUsage, err)
 		}
 	}
-	items := snap.FindEpisodes(f)
-	if q.json {
-		return writeJSON(stdout, query.List(snap, items))
-	}
-	if len(items) == 0 {
-		fmt.Fprintln(stdout, "no episodes match")
-		return nil
-	}
-	tw := table(stdout)
-	fmt.Fprintln(tw, "DATE\tOUTCOME\tEPISODE\tTASK")
-	for _, e := range items {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", day(e.Date), e.Outcome, e.ID, oneLine(e.Task, 70))
-	}
-	return tw.Flush()
+	return printList(stdout, q, snap, snap.FindEpisodes(f), "no episodes match", "DATE\tOUTCOME\tEPISODE\tTASK",
+		func(e export.EpisodeSummary) string {
+			return fmt.Sprintf("%s\t%s\t%s\t%s", day(e.Date), e.Outcome, e.ID, oneLine(e.Task, 70))
+		})
 }
 
 func cmdPatterns(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -153,15 +143,8 @@ func cmdPatterns(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	items := snap.BestPatterns(*minSuccess, *minOcc)
-	if q.json {
-		return writeJSON(stdout, query.List(snap, items))
-	}
-	if len(items) == 0 {
-		fmt.Fprintf(stdout, "no pattern has success_rate >= %g over >= %d occurrences (try --min-success 0 --min-occurrences 0)\n", *minSuccess, *minOcc)
-		return nil
-	}
-	return patternTable(stdout, items)
+	none := fmt.Sprintf("no pattern has success_rate >= %g over >= %d occurrences (try --min-success 0 --min-occurrences 0)", *minSuccess, *minOcc)
+	return printList(stdout, q, snap, snap.BestPatterns(*minSuccess, *minOcc), none, patternHeader, patternRow)
 }
 
 func cmdAntipatterns(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -178,7 +161,7 @@ func cmdAntipatterns(ctx context.Context, args []string, stdout, stderr io.Write
 		if err != nil {
 			return err
 		}
-		return printAntipatterns(stdout, q, snap, snap.Antipatterns)
+		return printList(stdout, q, snap, snap.Antipatterns, "no antipatterns", patternHeader, patternRow)
 	}
 	snap, err := q.snapshot(ctx, stderr, indexer.PartPatterns)
 	if err != nil {
@@ -194,25 +177,30 @@ func cmdAntipatterns(ctx context.Context, args []string, stdout, stderr io.Write
 	if *minOcc < 0 {
 		*minOcc = *cfg.Antipatterns.MinOccurrences
 	}
-	return printAntipatterns(stdout, q, snap, snap.FindAntipatterns(*maxSuccess, *minOcc))
+	return printList(stdout, q, snap, snap.FindAntipatterns(*maxSuccess, *minOcc), "no antipatterns", patternHeader, patternRow)
 }
 
-func printAntipatterns(stdout io.Writer, q *queryFlags, snap *query.Snapshot, items []export.Pattern) error {
+const patternHeader = "RATE\tCONF\tN\tSTATS\tPATTERN\tACTION"
+
+func patternRow(p export.Pattern) string {
+	return fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s", rate(p.SuccessRate), rate(p.Confidence), p.Occurrences, orDash(p.StatsSource), p.ID, oneLine(p.Action, 50))
+}
+
+// printList prints a query's items: with --json in the list shape of SPEC
+// §4.0; otherwise the message none when there are none, else a table of
+// header and one row per item.
+func printList[T any](w io.Writer, q *queryFlags, snap *query.Snapshot, items []T, none, header string, row func(T) string) error {
 	if q.json {
-		return writeJSON(stdout, query.List(snap, items))
+		return writeJSON(w, query.List(snap, items))
 	}
 	if len(items) == 0 {
-		fmt.Fprintln(stdout, "no antipatterns")
+		fmt.Fprintln(w, none)
 		return nil
 	}
-	return patternTable(stdout, items)
-}
-
-func patternTable(w io.Writer, items []export.Pattern) error {
 	tw := table(w)
-	fmt.Fprintln(tw, "RATE\tCONF\tN\tSTATS\tPATTERN\tACTION")
-	for _, p := range items {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", rate(p.SuccessRate), rate(p.Confidence), p.Occurrences, orDash(p.StatsSource), p.ID, oneLine(p.Action, 50))
+	fmt.Fprintln(tw, header)
+	for _, it := range items {
+		fmt.Fprintln(tw, row(it))
 	}
 	return tw.Flush()
 }

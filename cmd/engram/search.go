@@ -106,21 +106,11 @@ func cmdSimilar(ctx context.Context, args []string, stdout, stderr io.Writer) er
 }
 
 func printItems(stdout io.Writer, q *queryFlags, snap *query.Snapshot, items []query.SearchItem, none string) error {
-	if q.json {
-		return writeJSON(stdout, query.List(snap, items))
-	}
-	if len(items) == 0 {
-		fmt.Fprintln(stdout, none)
-		return nil
-	}
-	tw := table(stdout)
-	fmt.Fprintln(tw, "SCORE\tTYPE\tID\tURL")
-	for _, it := range items {
+	return printList(stdout, q, snap, items, none, "SCORE\tTYPE\tID\tURL", func(it query.SearchItem) string {
 		id := it.ID
 		if it.Via != "" {
 			id = "  ↳ " + id
 		}
-		fmt.Fprintf(tw, "%.4f\t%s\t%s\t%s\n", it.Score, orDash(it.Type), id, orDash(it.URL))
-	}
-	return tw.Flush()
+		return fmt.Sprintf("%.4f\t%s\t%s\t%s", it.Score, orDash(it.Type), id, orDash(it.URL))
+	})
 }
