@@ -43,8 +43,8 @@ func (d *decoder) episode(root *value) note.Note {
 		n.Date, _ = d.time(s, v.off, "episode timestamp")
 	}
 	ep.Metrics, ep.DurationMinutes = d.metrics(f)
-	decisions := d.decisions(f)
-	events := d.events(f)
+	decisions := objects(d, f, "decisions", "a decision", d.decision)
+	events := objects(d, f, "events", "an event", d.event)
 	ep.Decisions, ep.Events = d.link(decisions, events, d.causalVersion(f) >= 2)
 	ep.Lessons = d.lessons(f)
 	n.Extra = d.extra(root.members, f)

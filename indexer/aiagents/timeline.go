@@ -104,15 +104,17 @@ func (d *decoder) newPart(v *value, keys map[string]bool, kind string, i int) *p
 	return p
 }
 
-// decisions reads the decisions array.
-func (d *decoder) decisions(f fields) []decisionItem {
-	var out []decisionItem
-	for i, v := range d.list(f, "decisions", "decisions") {
+// objects reads an array of objects (decisions, events): each element
+// through read, an element that is not an object reported as a wrong type
+// (what names it) and left out.
+func objects[T any](d *decoder, f fields, key, what string, read func(v *value, i int) T) []T {
+	var out []T
+	for i, v := range d.list(f, key, key) {
 		if v.kind != kindObject {
-			d.wrongType(v, "a decision", "an object")
+			d.wrongType(v, what, "an object")
 			continue
 		}
-		out = append(out, d.decision(v, i))
+		out = append(out, read(v, i))
 	}
 	return out
 }
@@ -162,19 +164,6 @@ func (d *decoder) decisionContext(p *part) string {
 		p.missing = append(p.missing, "context")
 	}
 	return context
-}
-
-// events reads the events array.
-func (d *decoder) events(f fields) []eventItem {
-	var out []eventItem
-	for i, v := range d.list(f, "events", "events") {
-		if v.kind != kindObject {
-			d.wrongType(v, "an event", "an object")
-			continue
-		}
-		out = append(out, d.event(v, i))
-	}
-	return out
 }
 
 func (d *decoder) event(v *value, i int) eventItem {
