@@ -89,7 +89,10 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	if err := addBootstrap(docs, opt.Budget, in.Config); err != nil {
 		return r, err
 	}
-	if err := addStaticSearch(docs); err != nil {
+	// The search documents serve the static index, the similar episodes
+	// and the cached bleve index alike.
+	sdocs := search.DocsFromSite(docs)
+	if err := addStaticSearch(docs, sdocs); err != nil {
 		return r, err
 	}
 	for k, v := range docs.Manifest.Counts {
@@ -99,7 +102,6 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 		return r, err
 	}
 	clock.start("similar")
-	sdocs := search.DocsFromSite(docs)
 	sim := addSimilar(docs, sdocs)
 	clock.start("site+api")
 	err = publish(opt.Out, func(dir string) error {
@@ -225,8 +227,8 @@ func newRepoError(dir string, err error) error {
 }
 
 // addStaticSearch adds the site's static search index (api/v1/search/).
-func addStaticSearch(docs *export.Site) error {
-	files, err := search.StaticFiles(search.StaticDocsFromSite(docs))
+func addStaticSearch(docs *export.Site, sdocs []search.Doc) error {
+	files, err := search.StaticFiles(search.StaticDocs(sdocs))
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func BenchmarkStaticSearchBytes10k(b *testing.B) {
 		b.Fatal(err)
 	}
 	site := export.Documents(l.Export)
-	files, err := search.StaticFiles(search.StaticDocsFromSite(site))
+	files, err := search.StaticFiles(search.StaticDocs(search.DocsFromSite(site)))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -247,11 +247,10 @@ func stopWordList() []string {
 	return out
 }
 
-// StaticDocsFromSite makes the static index's documents from the same
-// documents as the bleve index (DocsFromSite), with the same text fields
-// and boosts, so that both rank alike.
-func StaticDocsFromSite(s *export.Site) []StaticDoc {
-	docs := DocsFromSite(s)
+// StaticDocs makes the static index's documents from the same documents
+// as the bleve index (DocsFromSite), with the same text fields and boosts,
+// so that both rank alike.
+func StaticDocs(docs []Doc) []StaticDoc {
 	out := make([]StaticDoc, 0, len(docs))
 	for _, d := range docs {
 		snip := d.Task
