@@ -218,7 +218,6 @@ func readSnapshot(dir string, meta cacheMeta, parts Part) (*query.Snapshot, erro
 		}
 		snap.Index = idx
 	}
-	snap.FillEmpty()
 	return snap, nil
 }
 
