@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/tokens"
 )
@@ -241,19 +242,13 @@ func Build(s *export.Site) Candidates {
 func warningScore(p export.Pattern) float64 {
 	rel := 0.5
 	if p.SuccessRate != nil && p.Occurrences > 0 {
-		rel = wilson(1-*p.SuccessRate, p.Occurrences)
+		rel = causal.Wilson(1-*p.SuccessRate, p.Occurrences)
 	}
 	f := math.Exp(-p.Lambda * p.AgeDays)
 	if p.Stale {
 		f /= 2
 	}
 	return rel * f
-}
-
-func wilson(p float64, n int) float64 {
-	const z = 1.96
-	fn := float64(n)
-	return math.Max(0, (p+z*z/(2*fn)-z*math.Sqrt(p*(1-p)/fn+z*z/(4*fn*fn)))/(1+z*z/fn))
 }
 
 func rateNote(p export.Pattern) string {
