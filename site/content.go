@@ -37,6 +37,7 @@ func pages(s *export.Site, md markdown) []page {
 		{path: "patterns/_index.md", fm: frontMatter{Title: "Patterns", Params: map[string]any{"kind": "patterns"}}},
 		{path: "notes/_index.md", fm: frontMatter{Title: "Notes", Params: map[string]any{"kind": "notes"}}},
 		{path: "search/_index.md", fm: frontMatter{Title: "Search", Params: map[string]any{"kind": "search"}}},
+		{path: "graph/_index.md", fm: frontMatter{Title: "Causal graph", Params: graphParams(s)}},
 		{path: "lessons/_index.md", fm: frontMatter{Title: "Lessons", Params: map[string]any{"kind": "lessons", "lessons": lessonViews(s)}}},
 		{path: "workflows/_index.md", fm: frontMatter{Title: "Workflows", Params: map[string]any{"kind": "workflows",
 			"workflows": workflowSummaries(s), "retention_days": s.RetentionDays}}},

@@ -51,6 +51,9 @@ func writeProject(fsys afero.Fs, dir string, s *export.Site) error {
 	if err := copyFS(templates.FS, fsys, dir); err != nil {
 		return err
 	}
+	if err := writeGraphData(fsys, dir, s); err != nil {
+		return err
+	}
 	return writePages(fsys, dir, pages(s, newMarkdown()))
 }
 
