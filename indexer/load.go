@@ -65,7 +65,7 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	notes, files, pdiags = dropRepeatedJSON(notes, files)
 	diags = append(diags, pdiags...)
 	counts := map[string]int{"files": len(repo.Files)}
-	notes, files = dropPrivate(notes, files, counts)
+	notes, files, private := dropPrivate(notes, files, counts)
 	ref, rdiags := referenceTime(opt, repo, notes)
 	diags = append(diags, rdiags...)
 	meta, mdiags := noteMeta(notes, files, repo, ref)
@@ -94,7 +94,7 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		Export: export.Input{
 			Title: cfg.Title, BaseURL: cfg.BaseURL, Generator: "engram " + Version,
 			Commit: repo.Head, ReferenceTime: ref, Notes: notes, Meta: meta, Graph: g,
-			Feedback: feedback, Decay: cfg.decay(), Diagnostics: diags, Lessons: clusterLessons(notes, meta),
+			Feedback: feedback, Decay: cfg.decay(), Diagnostics: public(diags, private), Lessons: clusterLessons(notes, meta),
 			Events: kept, RetentionDays: *cfg.Events.RetentionDays,
 		},
 		Diagnostics: diags,
@@ -241,18 +241,34 @@ func skipReason(p string) (skip, bool) {
 	return skip{"not-a-note", "not a markdown note; not published"}, true
 }
 
-func dropPrivate(notes []note.Note, files []source.File, counts map[string]int) ([]note.Note, []source.File) {
+// dropPrivate drops the private notes, and returns their paths.
+func dropPrivate(notes []note.Note, files []source.File, counts map[string]int) ([]note.Note, []source.File, map[string]bool) {
 	var n2 []note.Note
 	var f2 []source.File
+	private := map[string]bool{}
 	for i, n := range notes {
 		if n.Private {
 			counts["private"]++
+			private[n.Path] = true
 			continue
 		}
 		n2 = append(n2, n)
 		f2 = append(f2, files[i])
 	}
-	return n2, f2
+	return n2, f2, private
+}
+
+// public are the diagnostics the output may show: none about a private
+// note, whose path and text are absent everywhere (SPEC §6). The report
+// keeps them all.
+func public(diags []note.Diagnostic, private map[string]bool) []note.Diagnostic {
+	out := make([]note.Diagnostic, 0, len(diags))
+	for _, d := range diags {
+		if !private[d.Path] {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // dropRepeatedJSON keeps the first of the ai-agents JSON episodes that

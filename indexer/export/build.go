@@ -94,6 +94,7 @@ func Documents(in Input) *Site {
 	}
 	sort.Slice(s.Pending, func(i, j int) bool { return s.Pending[i].ID < s.Pending[j].ID })
 	s.Health = x.health()
+	s.Diagnostics = diagnostics(in.Diagnostics)
 	s.Workflows = x.workflows()
 	s.Manifest = Manifest{
 		Version:       SchemaVersion,
@@ -115,6 +116,16 @@ func Documents(in Input) *Site {
 		},
 	}
 	return s
+}
+
+// diagnostics lists the diagnostics as diagnostics.json does, in the
+// order they come in (sorted by the indexer).
+func diagnostics(ds []note.Diagnostic) []Diagnostic {
+	out := make([]Diagnostic, len(ds))
+	for i, d := range ds {
+		out[i] = Diagnostic{Path: d.Path, Line: d.Line, Col: d.Col, Severity: d.Severity.String(), Message: d.Message, Rule: d.Rule}
+	}
+	return out
 }
 
 // lessons scores the lesson clusters (SPEC §3): count/(count+1), decayed

@@ -117,6 +117,9 @@ type Event struct {
 	Timestamp string `json:"timestamp,omitempty"`
 	Type      string `json:"type,omitempty"`
 	Content   string `json:"content"`
+	// CausedBy and LeadsTo are ids of other events of the episode.
+	CausedBy []string `json:"caused_by,omitempty"`
+	LeadsTo  []string `json:"leads_to,omitempty"`
 }
 
 // Relation is a typed link to another note.
@@ -276,14 +279,15 @@ type GraphPattern struct {
 	Episodes    []string `json:"episodes"`
 }
 
-// Note is a note that is neither an episode nor a pattern; it has a page
-// on the site but no JSON file of its own yet.
+// Note is a note that is neither an episode nor a pattern
+// (notes/<slug>.json).
 type Note struct {
 	ID           string        `json:"id"`
 	Title        string        `json:"title"`
 	Type         string        `json:"type"`
 	Tags         []string      `json:"tags"`
 	URL          string        `json:"url"`
+	JSONURL      string        `json:"json_url"`
 	Observations []Observation `json:"observations"`
 	Relations    []Relation    `json:"relations"`
 	Links        []Link        `json:"links"`
@@ -295,6 +299,17 @@ type Note struct {
 	Pending  bool      `json:"pending,omitempty"`
 	Sections []Section `json:"sections,omitempty"`
 	Source   Source    `json:"source"`
+}
+
+// Diagnostic is an item of diagnostics.json: a problem in a note, at
+// path:line:col (1-based; 0 when the problem is the whole file).
+type Diagnostic struct {
+	Path     string `json:"path"`
+	Line     int    `json:"line"`
+	Col      int    `json:"col"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Rule     string `json:"rule"`
 }
 
 // PendingItem is an item of pending.json.
@@ -336,6 +351,10 @@ type Site struct {
 	RetentionDays int
 	Graph         Graph
 	Health        Health
+	// Diagnostics are the build's diagnostics, less those of private
+	// notes, sorted by file and position (diagnostics.json): the site
+	// lists them for the notes' authors.
+	Diagnostics []Diagnostic
 	// Extra are files made by later stages (the bootstrap), written and
 	// listed in the manifest with the rest.
 	Extra []File

@@ -42,6 +42,11 @@ func (s *Site) Files() ([]File, error) {
 			return nil, err
 		}
 	}
+	for _, n := range s.Notes {
+		if err := add("notes/"+slugOf(n.JSONURL), n); err != nil {
+			return nil, err
+		}
+	}
 	workflows := make([]WorkflowSummary, len(s.Workflows))
 	for i, w := range s.Workflows {
 		workflows[i] = w.WorkflowSummary
@@ -61,6 +66,7 @@ func (s *Site) Files() ([]File, error) {
 		{"lessons.json", List[Lesson]{SchemaVersion, ref, s.Lessons}},
 		{"pending.json", List[PendingItem]{SchemaVersion, ref, s.Pending}},
 		{"workflows.json", List[WorkflowSummary]{SchemaVersion, ref, workflows}},
+		{"diagnostics.json", List[Diagnostic]{SchemaVersion, ref, s.Diagnostics}},
 	} {
 		if err := add(f.name, f.v); err != nil {
 			return nil, err

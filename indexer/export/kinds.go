@@ -62,7 +62,7 @@ func (x *exporter) episode(i int) Episode {
 		ep.Decisions = append(ep.Decisions, dec)
 	}
 	for _, ev := range e.Events {
-		ep.Events = append(ep.Events, Event{ID: ev.ID, Timestamp: ev.Timestamp, Type: ev.Type, Content: ev.Text})
+		ep.Events = append(ep.Events, Event{ID: ev.ID, Timestamp: ev.Timestamp, Type: ev.Type, Content: ev.Text, CausedBy: ev.CausedBy, LeadsTo: ev.LeadsTo})
 	}
 	for _, l := range e.Lessons {
 		ep.Lessons = append(ep.Lessons, l.Text)
@@ -155,7 +155,7 @@ func edge(e causal.Edge) Edge {
 func (x *exporter) note(i int) Note {
 	n := &x.in.Notes[i]
 	out := Note{
-		ID: n.Title, Title: n.Title, Type: typeOf(n), Tags: tagsOf(n), URL: x.url(i),
+		ID: n.Title, Title: n.Title, Type: typeOf(n), Tags: tagsOf(n), URL: x.url(i), JSONURL: x.jsonURL(i),
 		Observations: x.observations(i), Relations: x.relations(i), Links: x.links(i), Backlinks: x.backlinks(i),
 		Episodes: []Ref{}, Sections: sections(n), Source: x.source(i),
 	}

@@ -128,6 +128,8 @@ func schemaFiles() []struct {
 		{"pending", "engram pending threads and sessions", List[PendingItem]{}},
 		{"workflows", "engram workflows: execution events grouped by workflow, within retention", List[WorkflowSummary]{}},
 		{"workflow", "engram workflow (api/v1/workflows/<slug>.json): summary and timeline", Workflow{}},
+		{"note", "engram note that is neither an episode nor a pattern (api/v1/notes/<slug>.json)", Note{}},
+		{"diagnostics", "engram diagnostics: problems in the notes, by file and position", List[Diagnostic]{}},
 	}
 }
 
@@ -155,6 +157,8 @@ func SchemaPath(file string) (string, bool) {
 		name = "pattern"
 	case strings.HasPrefix(name, "workflows/"):
 		name = "workflow"
+	case strings.HasPrefix(name, "notes/"):
+		name = "note"
 	case strings.Contains(name, "/"):
 		return "", false
 	}
