@@ -1,10 +1,6 @@
 package causal
 
-import (
-	"math"
-
-	"github.com/engramhq/engram/indexer/note"
-)
+import "github.com/engramhq/engram/indexer/note"
 
 // Stats are a pattern's statistics (SPEC §3).
 type Stats struct {
@@ -34,14 +30,8 @@ var outcomeValue = map[string]float64{"success": 1, "partial": 0.5, "failure": 0
 // Wilson returns the lower bound of the Wilson score interval for a rate p
 // over n trials at z = 1.96.
 func Wilson(p float64, n int) float64 {
-	if n <= 0 {
-		return 0
-	}
-	const z = 1.96
-	fn := float64(n)
-	center := p + z*z/(2*fn)
-	margin := z * math.Sqrt(p*(1-p)/fn+z*z/(4*fn*fn))
-	return math.Max(0, (center-margin)/(1+z*z/fn))
+	lo, _ := WilsonInterval(p, n)
+	return lo
 }
 
 // patternStats computes a pattern's statistics from its resolved evidence
