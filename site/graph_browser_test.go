@@ -1,0 +1,492 @@
+package site_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/gen"
+	"github.com/engramhq/engram/indexer/source"
+)
+
+// graphJSON is /graph/index.json as the tests read it.
+type graphJSON struct {
+	Version   int        `json:"version"`
+	Unit      float64    `json:"unit"`
+	Width     float64    `json:"width"`
+	Height    float64    `json:"height"`
+	Isolated  int        `json:"isolated"`
+	NodeTypes []typeJSON `json:"node_types"`
+	EdgeTypes []typeJSON `json:"edge_types"`
+	Nodes     []struct {
+		ID     string  `json:"id"`
+		Type   string  `json:"type"`
+		Label  string  `json:"label"`
+		URL    string  `json:"url"`
+		X      float64 `json:"x"`
+		Y      float64 `json:"y"`
+		Degree int     `json:"degree"`
+	} `json:"nodes"`
+	Edges []struct {
+		Source int    `json:"source"`
+		Target int    `json:"target"`
+		Type   string `json:"type"`
+	} `json:"edges"`
+}
+
+type typeJSON struct {
+	Type  string `json:"type"`
+	Count int    `json:"count"`
+}
+
+func readGraphJSON(t *testing.T, out string) graphJSON {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, "graph", "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g graphJSON
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatalf("graph/index.json: %v", err)
+	}
+	return g
+}
+
+// canvasState is what the explorer's canvas says about itself (see the
+// top of templates/static/js/graph.js), with its place in the viewport.
+type canvasState struct {
+	Ready   string  `json:"ready"`
+	Nodes   int     `json:"nodes"`
+	Edges   int     `json:"edges"`
+	Scale   float64 `json:"scale"`
+	TX      float64 `json:"tx"`
+	TY      float64 `json:"ty"`
+	Left    float64 `json:"left"`
+	Top     float64 `json:"top"`
+	Width   float64 `json:"width"`
+	Height  float64 `json:"height"`
+	Frames  int     `json:"frames"`
+	DrawMs  float64 `json:"drawMs"`
+	ReadyMs float64 `json:"readyMs"`
+}
+
+const stateJS = `(function () {
+  var c = document.getElementById("graph-canvas"), r = c.getBoundingClientRect(), d = c.dataset;
+  return {ready: d.ready || "", nodes: +d.nodes || 0, edges: +d.edges || 0, scale: +d.scale || 0, tx: +d.tx || 0, ty: +d.ty || 0,
+    left: r.left, top: r.top, width: r.width, height: r.height, frames: +d.frames || 0, drawMs: +d.drawMs || 0, readyMs: +d.readyMs || 0};
+})()`
+
+func graphState(ctx context.Context) (canvasState, error) {
+	return chromedp.Run(ctx, chromedp.Evaluate[canvasState](stateJS))
+}
+
+// screen is where node i is drawn, in viewport coordinates.
+func (s canvasState) screen(g graphJSON, i int) (x, y float64) {
+	return s.Left + g.Nodes[i].X*s.Scale + s.TX, s.Top + g.Nodes[i].Y*s.Scale + s.TY
+}
+
+// problems collects what a page must not do: console errors and
+// warnings, exceptions, and the Log domain's entries (CSP violations,
+// failed loads).
+type problems struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func watchProblems(t *testing.T, ctx context.Context) *problems {
+	t.Helper()
+	p := &problems{}
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	err := chromedp.Listen(ctx, func(ev any) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			p.list = append(p.list, "console "+string(e.Type))
+		case *cdplog.EventEntryAdded:
+			if e.Entry.Level == cdplog.EntryLevelError || e.Entry.Level == cdplog.EntryLevelWarning {
+				p.list = append(p.list, string(e.Entry.Source)+": "+e.Entry.Text)
+			}
+		case *runtime.EventExceptionThrown:
+			p.list = append(p.list, "exception: "+e.ExceptionDetails.Text)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func (p *problems) take() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	l := p.list
+	p.list = nil
+	return l
+}
+
+// openGraph loads /graph/ and waits until the explorer has drawn.
+func openGraph(t *testing.T, ctx context.Context, base string) canvasState {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tctx, chromedp.Navigate(base+"/graph/"),
+		chromedp.Poll[chromedp.Void](`document.documentElement.dataset.graphReady === "1"`, chromedp.WithPollingInterval(20*time.Millisecond)),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("graph-canvas").scrollIntoView({block: "center"})`)); err != nil {
+		t.Fatalf("the explorer never got ready: %v", err)
+	}
+	// Scrolling moves the canvas: let the page settle for a frame.
+	if err := chromedp.Do(tctx, chromedp.Sleep(100*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	s, err := graphState(tctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func buildSite(t *testing.T, repo string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "public")
+	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, Now: &now}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestBrowserGraph runs the explorer on the demo memory under the
+// production CSP: it draws every node and edge, filters, zooms, names
+// the node under the pointer and opens a node's page on a click; without
+// JavaScript the page lists the most connected nodes.
+func TestBrowserGraph(t *testing.T) {
+	bin := chromium(t)
+	out := buildSite(t, filepath.Join("..", "content"))
+	g := readGraphJSON(t, out)
+	srv := serveSite(t, out)
+	ctx := newBrowser(t, bin)
+	probs := watchProblems(t, ctx)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+	check := func(t *testing.T) {
+		t.Helper()
+		if p := probs.take(); len(p) > 0 {
+			t.Errorf("console or CSP problems: %v", p)
+		}
+	}
+
+	t.Run("draws every node and edge", func(t *testing.T) {
+		s := openGraph(t, ctx, srv.URL)
+		if s.Nodes != len(g.Nodes) || s.Edges != len(g.Edges) || len(g.Nodes) == 0 {
+			t.Errorf("drawn %d nodes and %d edges, the JSON has %d and %d", s.Nodes, s.Edges, len(g.Nodes), len(g.Edges))
+		}
+		status, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#graph-status")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("Showing %d of %d nodes and %d of %d edges.", len(g.Nodes), len(g.Nodes), len(g.Edges), len(g.Edges)); status != want {
+			t.Errorf("status %q, want %q", status, want)
+		}
+		blank, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(function () {
+		  var c = document.getElementById("graph-canvas"), px = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+		  for (var i = 4; i < px.length; i += 4) if (px[i] !== px[0] || px[i + 1] !== px[1] || px[i + 2] !== px[2]) return false;
+		  return true;
+		})()`))
+		if err != nil || blank {
+			t.Errorf("the canvas is blank (%v)", err)
+		}
+		check(t)
+	})
+
+	t.Run("filters an edge type", func(t *testing.T) {
+		openGraph(t, ctx, srv.URL)
+		typ := g.EdgeTypes[0]
+		before, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("graph-canvas").toDataURL()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf("input[name=edge][value=%q]", typ.Type))),
+			chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.getElementById("graph-canvas").dataset.edges === "%d"`, len(g.Edges)-typ.Count),
+				chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+			t.Fatalf("unticking %s: %v", typ.Type, err)
+		}
+		after, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("graph-canvas").toDataURL()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after == before {
+			t.Errorf("hiding the %d %s edges changed nothing on the canvas", typ.Count, typ.Type)
+		}
+		check(t)
+	})
+
+	t.Run("zooms with the buttons and the keyboard", func(t *testing.T) {
+		s0 := openGraph(t, ctx, srv.URL)
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("button[data-zoom=in]")), chromedp.Sleep(100*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		s1, _ := graphState(ctx)
+		if err := chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#graph-canvas")), chromedp.KeyEvent("0"), chromedp.Sleep(100*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		s2, _ := graphState(ctx)
+		if !(s1.Scale > s0.Scale*1.4) || s2.Scale != s0.Scale {
+			t.Errorf("scale %v, then %v after zooming in, then %v after 0", s0.Scale, s1.Scale, s2.Scale)
+		}
+		check(t)
+	})
+
+	hub := hubWithURL(g)
+	t.Run("names the node under the pointer", func(t *testing.T) {
+		s := openGraph(t, ctx, srv.URL)
+		x, y := s.screen(g, hub)
+		if err := chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, x, y),
+			chromedp.WaitVisible(chromedp.CSS("#graph-tip"))); err != nil {
+			t.Fatal(err)
+		}
+		tip, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#graph-tip")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(tip, g.Nodes[hub].Label) {
+			t.Errorf("tooltip %q does not name %q", tip, g.Nodes[hub].Label)
+		}
+		shoot(t, ctx, "graph-hover-light.png", false)
+		check(t)
+	})
+
+	t.Run("opens a node's page on a click", func(t *testing.T) {
+		s := openGraph(t, ctx, srv.URL)
+		x, y := s.screen(g, hub)
+		u, _ := url.Parse(g.Nodes[hub].URL)
+		if err := chromedp.Do(ctx, chromedp.MouseClickXY(x, y)); err != nil {
+			t.Fatal(err)
+		}
+		if loc := waitPath(ctx, u.Path); loc != u.Path {
+			t.Errorf("clicked %s at (%.0f, %.0f): at %s, want %s", g.Nodes[hub].ID, x, y, loc, u.Path)
+		}
+		check(t)
+	})
+
+	t.Run("screenshots", func(t *testing.T) {
+		for _, scheme := range []string{"light", "dark"} {
+			if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+				t.Fatal(err)
+			}
+			openGraph(t, ctx, srv.URL)
+			shoot(t, ctx, "graph-"+scheme+".png", false)
+			shoot(t, ctx, "graph-page-"+scheme+".png", true)
+		}
+		check(t)
+	})
+
+	t.Run("without JavaScript", func(t *testing.T) {
+		if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+			t.Fatal(err)
+		}
+		defer chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: false})
+		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/graph/"), chromedp.WaitVisible(chromedp.CSS("table.graph-hubs tbody tr a")),
+			chromedp.WaitNotVisible(chromedp.CSS("#graph-explorer"))); err != nil {
+			t.Fatal(err)
+		}
+		links, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("table.graph-hubs tbody a")).map(function (a) { return a.getAttribute("href"); })`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(links) == 0 || links[0] != g.Nodes[hub].URL && g.Nodes[hub].Degree == 0 {
+			t.Errorf("the most connected nodes: %v", links)
+		}
+		shoot(t, ctx, "graph-nojs.png", true)
+		check(t)
+	})
+}
+
+// hubWithURL is the most connected node that has a page.
+func hubWithURL(g graphJSON) int {
+	best := -1
+	for i, n := range g.Nodes {
+		if n.URL != "" && (best < 0 || n.Degree > g.Nodes[best].Degree) {
+			best = i
+		}
+	}
+	return best
+}
+
+// waitPath waits up to five seconds for the page at path and returns the
+// path the browser is at.
+func waitPath(ctx context.Context, path string) string {
+	loc := ""
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		p, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname`))
+		if err != nil {
+			continue // the page is changing
+		}
+		if loc = p; loc == path {
+			break
+		}
+	}
+	return loc
+}
+
+// shoot saves a screenshot of the viewport, or of the whole page, in
+// $ENGRAM_SCREENSHOT_DIR when it is set.
+func shoot(t *testing.T, ctx context.Context, name string, whole bool) {
+	t.Helper()
+	dir := os.Getenv("ENGRAM_SCREENSHOT_DIR")
+	if dir == "" {
+		return
+	}
+	shot := chromedp.CaptureScreenshot()
+	if whole {
+		shot = chromedp.FullScreenshot(100)
+	}
+	png, err := chromedp.Run(ctx, shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBrowserGraphEmpty: a memory without episodes or patterns has an
+// empty graph; the page says so and the script does nothing.
+func TestBrowserGraphEmpty(t *testing.T) {
+	bin := chromium(t)
+	repo := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(repo, "notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "notes", "idea.md"), []byte("---\ntitle: An idea\ndate: 2026-01-02\n---\nNothing links here.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := buildSite(t, repo)
+	if g := readGraphJSON(t, out); len(g.Nodes) != 0 || len(g.Edges) != 0 {
+		t.Fatalf("graph of a lone note: %d nodes, %d edges", len(g.Nodes), len(g.Edges))
+	}
+	srv := serveSite(t, out)
+	ctx := newBrowser(t, bin)
+	probs := watchProblems(t, ctx)
+	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tctx, chromedp.Navigate(srv.URL+"/graph/"), chromedp.WaitVisible(chromedp.CSS("#graph-empty"))); err != nil {
+		t.Fatalf("the page does not say the graph is empty: %v", err)
+	}
+	if p := probs.take(); len(p) > 0 {
+		t.Errorf("console or CSP problems: %v", p)
+	}
+}
+
+// TestBrowserGraph2000 runs the explorer on a generated memory of about
+// 2,000 graph nodes: everything is drawn and a click opens the page of
+// the node under the pointer. With ENGRAM_GRAPH_PERF=1 it also measures
+// the first load and the frame rate while panning (BENCHMARKS.md).
+func TestBrowserGraph2000(t *testing.T) {
+	bin := chromium(t)
+	o := gen.Sized(775)
+	o.Seed = 20
+	repo := t.TempDir()
+	if err := source.WriteRepo(repo, gen.Generate(o).Commits); err != nil {
+		t.Fatal(err)
+	}
+	out := buildSite(t, repo)
+	g := readGraphJSON(t, out)
+	if len(g.Nodes) < 1900 || len(g.Nodes) > 2200 {
+		t.Fatalf("%d nodes, want about 2,000", len(g.Nodes))
+	}
+	srv := serveSite(t, out)
+	ctx := newBrowser(t, bin)
+	probs := watchProblems(t, ctx)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+	s := openGraph(t, ctx, srv.URL)
+	if s.Nodes != len(g.Nodes) || s.Edges != len(g.Edges) {
+		t.Errorf("drawn %d nodes and %d edges, the JSON has %d and %d", s.Nodes, s.Edges, len(g.Nodes), len(g.Edges))
+	}
+	shoot(t, ctx, "graph-2000.png", false)
+	if os.Getenv("ENGRAM_GRAPH_PERF") != "" {
+		measureGraph(t, ctx, srv.URL)
+	}
+	s = openGraph(t, ctx, srv.URL)
+	hub := hubWithURL(g)
+	x, y := s.screen(g, hub)
+	u, _ := url.Parse(g.Nodes[hub].URL)
+	if err := chromedp.Do(ctx, chromedp.MouseClickXY(x, y)); err != nil {
+		t.Fatal(err)
+	}
+	if loc := waitPath(ctx, u.Path); loc != u.Path {
+		t.Errorf("clicked %s at (%.0f, %.0f): at %s, want %s", g.Nodes[hub].ID, x, y, loc, u.Path)
+	}
+	if p := probs.take(); len(p) > 0 {
+		t.Errorf("console or CSP problems: %v", p)
+	}
+}
+
+// panJS drags the canvas with pointer events, one step a frame, for two
+// seconds, and reports the frames the page drew and their cost.
+const panJS = `new Promise(function (resolve) {
+  var c = document.getElementById("graph-canvas"), r = c.getBoundingClientRect();
+  var x = r.left + r.width / 2, y = r.top + r.height / 2, t0 = performance.now(), n = 0, f0 = +c.dataset.frames, d0 = +c.dataset.drawMs;
+  var ev = function (type) { c.dispatchEvent(new PointerEvent(type, {pointerId: 1, pointerType: "mouse", isPrimary: true, button: 0, buttons: type === "pointerup" ? 0 : 1, clientX: x, clientY: y, bubbles: true})); };
+  ev("pointerdown");
+  (function step() {
+    var t = performance.now() - t0;
+    if (t >= 2000) {
+      ev("pointerup");
+      var frames = +c.dataset.frames - f0;
+      resolve({seconds: t / 1000, frames: frames, fps: frames / (t / 1000), drawMs: (+c.dataset.drawMs - d0) / Math.max(1, frames)});
+      return;
+    }
+    n++;
+    x += 6 * Math.cos(n / 20); y += 6 * Math.sin(n / 20);
+    ev("pointermove");
+    requestAnimationFrame(step);
+  })();
+})`
+
+func measureGraph(t *testing.T, ctx context.Context, base string) {
+	t.Helper()
+	var loads []float64
+	for range 5 {
+		// A fresh navigation each time; the HTTP cache is on, as for a
+		// reader's second visit, except the first load.
+		s := openGraph(t, ctx, base)
+		loads = append(loads, s.ReadyMs)
+	}
+	openGraph(t, ctx, base)
+	type pan struct {
+		Seconds float64 `json:"seconds"`
+		Frames  int     `json:"frames"`
+		FPS     float64 `json:"fps"`
+		DrawMs  float64 `json:"drawMs"`
+	}
+	p, err := chromedp.Run(ctx, chromedp.Evaluate[pan](panJS, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("first load (navigation start to drawn): %.0f ms; reloads %v ms", loads[0], loads[1:])
+	t.Logf("panning: %d frames in %.2f s = %.1f fps, %.2f ms drawing a frame", p.Frames, p.Seconds, p.FPS, p.DrawMs)
+}

@@ -1,0 +1,634 @@
+// engram causal graph explorer (/graph/). engram lays the graph out at
+// build time (site/graphlayout.go) and publishes it as /graph/index.json;
+// this script only draws it on the page's canvas and lets the reader pan,
+// zoom, filter by type and open a node's page. No dependencies, no eval,
+// nothing inline: it runs under the site's strict Content-Security-Policy.
+//
+// Drawing is on demand (one requestAnimationFrame per change), culled to
+// the view, and batched: one path per edge type and per node type. A
+// uniform grid over the layout answers "which node is under the pointer".
+//
+// For tests and measurements the canvas carries its state as data
+// attributes: data-ready, data-nodes and data-edges (what is drawn after
+// filtering), data-scale, data-tx and data-ty (screen = layout × scale +
+// t, in CSS pixels from the canvas's top-left corner), data-frames and
+// data-draw-ms (draws so far and their total time), data-ready-ms
+// (performance.now() when the first drawing was done).
+(function () {
+  "use strict";
+
+  var canvas = document.getElementById("graph-canvas");
+  var box = document.getElementById("graph-explorer");
+  if (!canvas || !box || !canvas.getContext || !window.fetch) return;
+  var ctx = canvas.getContext("2d");
+  var tip = document.getElementById("graph-tip");
+  var status = document.getElementById("graph-status");
+  var form = document.getElementById("graph-controls");
+
+  var MIN_PX = 1.5;        // smallest node radius on screen
+  var HIT_PX = 6;          // pointer tolerance around a node
+  var LABEL_EDGE_PX = 26;  // label every node once an edge is this long
+  var ARROW_EDGE_PX = 40;  // draw arrowheads once an edge is this long
+  var MAX_LABELS = 160;
+  var CLICK_PX = 4;        // a press that moves less than this is a click
+
+  var g = null;            // the loaded graph, see load()
+  var view = { scale: 1, tx: 0, ty: 0, w: 0, h: 0, dpr: 1, fitted: false };
+  var colours = { bg: "#fff", fg: "#000", muted: "#666", line: "#ccc", accent: "#00f", panel: "#eee" };
+  var hover = -1;          // node under the pointer
+  var picked = -1;         // node picked with the keyboard
+  var keyboard = false;    // the last interaction was the keyboard
+  var pending = 0;
+  var frames = 0, drawMs = 0;
+
+  box.hidden = false;
+
+  // --- data -------------------------------------------------------------
+
+  function load(doc) {
+    var n = doc.nodes.length, m = doc.edges.length, i;
+    var ntypes = doc.node_types.map(function (t) { return t.type; });
+    var etypes = doc.edge_types.map(function (t) { return t.type; });
+    var nt = index(ntypes), et = index(etypes);
+    g = {
+      doc: doc, n: n, m: m, unit: doc.unit || 20,
+      x: new Float64Array(n), y: new Float64Array(n), r: new Float64Array(n),
+      ntype: new Int32Array(n), src: new Int32Array(m), dst: new Int32Array(m), etype: new Int32Array(m),
+      ntypes: doc.node_types, etypes: doc.edge_types,
+      showNode: ntypes.map(function () { return true; }), showEdge: etypes.map(function () { return true; })
+    };
+    for (i = 0; i < n; i++) {
+      var nd = doc.nodes[i];
+      g.x[i] = +nd.x || 0;
+      g.y[i] = +nd.y || 0;
+      g.r[i] = g.unit * Math.min(0.5, 0.14 + 0.045 * Math.sqrt(nd.degree || 0));
+      g.ntype[i] = nt[nd.type] || 0;
+    }
+    for (i = 0; i < m; i++) {
+      var e = doc.edges[i];
+      g.src[i] = e.source; g.dst[i] = e.target; g.etype[i] = et[e.type] || 0;
+    }
+    g.nodesByType = buckets(g.ntype, ntypes.length);
+    g.edgesByType = buckets(g.etype, etypes.length);
+    g.incident = incidence(g);
+    g.byDegree = order(doc.nodes);
+    g.grid = grid(g);
+    g.width = Math.max(doc.width || 0, 1);
+    g.height = Math.max(doc.height || 0, 1);
+  }
+
+  function index(list) {
+    var m = Object.create(null);
+    list.forEach(function (v, i) { m[v] = i; });
+    return m;
+  }
+
+  // buckets lists the indexes of each kind, in order.
+  function buckets(kinds, count) {
+    var out = [], i;
+    for (i = 0; i < count; i++) out.push([]);
+    for (i = 0; i < kinds.length; i++) out[kinds[i]].push(i);
+    return out.map(function (b) { return Int32Array.from(b); });
+  }
+
+  // incidence lists each node's edges.
+  function incidence(g) {
+    var out = [], i;
+    for (i = 0; i < g.n; i++) out.push([]);
+    for (i = 0; i < g.m; i++) {
+      if (g.src[i] >= 0 && g.src[i] < g.n) out[g.src[i]].push(i);
+      if (g.dst[i] !== g.src[i] && g.dst[i] >= 0 && g.dst[i] < g.n) out[g.dst[i]].push(i);
+    }
+    return out;
+  }
+
+  // order is the nodes by degree, most first: labels go to hubs first.
+  function order(nodes) {
+    var idx = nodes.map(function (_, i) { return i; });
+    idx.sort(function (a, b) { return (nodes[b].degree || 0) - (nodes[a].degree || 0) || a - b; });
+    return Int32Array.from(idx);
+  }
+
+  // grid buckets the nodes by cell of the layout, for hit tests.
+  function grid(g) {
+    var cell = g.unit * 2, maxX = 0, maxY = 0, i;
+    for (i = 0; i < g.n; i++) { maxX = Math.max(maxX, g.x[i]); maxY = Math.max(maxY, g.y[i]); }
+    var cols = Math.floor(maxX / cell) + 1, rows = Math.floor(maxY / cell) + 1;
+    var start = new Int32Array(cols * rows + 1), items = new Int32Array(g.n), key = new Int32Array(g.n);
+    for (i = 0; i < g.n; i++) {
+      key[i] = clamp(Math.floor(g.y[i] / cell), 0, rows - 1) * cols + clamp(Math.floor(g.x[i] / cell), 0, cols - 1);
+      start[key[i] + 1]++;
+    }
+    for (i = 0; i < cols * rows; i++) start[i + 1] += start[i];
+    var fill = start.slice(0, cols * rows);
+    for (i = 0; i < g.n; i++) items[fill[key[i]]++] = i;
+    return { cell: cell, cols: cols, rows: rows, start: start, items: items };
+  }
+
+  function clamp(v, lo, hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+  // --- view -------------------------------------------------------------
+
+  function readColours() {
+    var cs = getComputedStyle(document.documentElement);
+    Object.keys(colours).forEach(function (k) {
+      var v = cs.getPropertyValue("--" + k).trim();
+      if (v) colours[k] = v;
+    });
+    ["ok", "part", "fail"].forEach(function (k) {
+      colours[k] = cs.getPropertyValue("--" + k).trim() || colours.fg;
+    });
+  }
+
+  function colour(name) { return colours[name] || colours.fg; }
+
+  function resize() {
+    var rect = canvas.getBoundingClientRect();
+    var dpr = window.devicePixelRatio || 1;
+    var w = Math.max(1, Math.round(rect.width)), h = Math.max(1, Math.round(rect.height));
+    if (w === view.w && h === view.h && dpr === view.dpr) return;
+    // Keep the middle of the view in the middle.
+    if (view.fitted) {
+      view.tx += (w - view.w) / 2;
+      view.ty += (h - view.h) / 2;
+    }
+    view.w = w; view.h = h; view.dpr = dpr;
+    canvas.width = Math.round(w * dpr);
+    canvas.height = Math.round(h * dpr);
+    if (g && !view.fitted) fit();
+    schedule();
+  }
+
+  function fit() {
+    var pad = g.unit;
+    var s = Math.min(view.w / (g.width + 2 * pad), view.h / (g.height + 2 * pad));
+    view.scale = s > 0 && isFinite(s) ? s : 1;
+    view.tx = (view.w - g.width * view.scale) / 2;
+    view.ty = (view.h - g.height * view.scale) / 2;
+    view.fitted = true;
+    view.minScale = view.scale / 4;
+    view.maxScale = Math.max(view.scale * 4, 400 / g.unit);
+  }
+
+  function zoomAt(factor, sx, sy) {
+    var s = clamp(view.scale * factor, view.minScale, view.maxScale);
+    factor = s / view.scale;
+    view.tx = sx - (sx - view.tx) * factor;
+    view.ty = sy - (sy - view.ty) * factor;
+    view.scale = s;
+    schedule();
+  }
+
+  function pan(dx, dy) {
+    view.tx += dx;
+    view.ty += dy;
+    schedule();
+  }
+
+  function schedule() {
+    if (!pending && g) pending = requestAnimationFrame(draw);
+  }
+
+  // --- drawing ----------------------------------------------------------
+
+  function draw() {
+    pending = 0;
+    var t0 = performance.now();
+    var dpr = view.dpr, s = view.scale;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = colours.bg;
+    ctx.fillRect(0, 0, view.w, view.h);
+    var vis = { x0: -view.tx / s, y0: -view.ty / s, x1: (view.w - view.tx) / s, y1: (view.h - view.ty) / s };
+    ctx.setTransform(dpr * s, 0, 0, dpr * s, dpr * view.tx, dpr * view.ty);
+    var edges = drawEdges(vis);
+    var nodes = drawNodes(vis);
+    drawFocus();
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    drawLabels(vis);
+    if (keyboard && document.activeElement === canvas) drawCross();
+    frames++;
+    drawMs += performance.now() - t0;
+    var d = canvas.dataset;
+    d.nodes = String(nodes);
+    d.edges = String(edges);
+    d.scale = String(s);
+    d.tx = String(view.tx);
+    d.ty = String(view.ty);
+    d.frames = String(frames);
+    d.drawMs = drawMs.toFixed(1);
+    if (!d.ready) ready();
+  }
+
+  function ready() {
+    canvas.dataset.ready = "1";
+    canvas.dataset.readyMs = performance.now().toFixed(1);
+    document.documentElement.dataset.graphReady = "1";
+  }
+
+  function edgeVisible(i) {
+    return g.showEdge[g.etype[i]] && g.showNode[g.ntype[g.src[i]]] && g.showNode[g.ntype[g.dst[i]]];
+  }
+
+  // drawEdges strokes the visible edges, one path per type, and returns
+  // how many pass the filters (in view or not).
+  function drawEdges(vis) {
+    var count = 0, arrows = g.unit * view.scale >= ARROW_EDGE_PX;
+    ctx.lineWidth = 1 / view.scale;
+    for (var t = 0; t < g.etypes.length; t++) {
+      if (!g.showEdge[t]) continue;
+      var list = g.edgesByType[t];
+      ctx.beginPath();
+      for (var k = 0; k < list.length; k++) {
+        var i = list[k];
+        if (!edgeVisible(i)) continue;
+        count++;
+        var a = g.src[i], b = g.dst[i];
+        var x0 = g.x[a], y0 = g.y[a], x1 = g.x[b], y1 = g.y[b];
+        if (Math.max(x0, x1) < vis.x0 || Math.min(x0, x1) > vis.x1 || Math.max(y0, y1) < vis.y0 || Math.min(y0, y1) > vis.y1) continue;
+        ctx.moveTo(x0, y0);
+        ctx.lineTo(x1, y1);
+        if (arrows) arrowHead(x0, y0, x1, y1, g.r[b]);
+      }
+      ctx.strokeStyle = colour(g.etypes[t].colour);
+      ctx.globalAlpha = g.etypes[t].colour === "muted" ? 0.45 : 0.7;
+      ctx.stroke();
+    }
+    ctx.globalAlpha = 1;
+    return count;
+  }
+
+  // arrowHead adds a "V" at the target end of an edge to the current path.
+  function arrowHead(x0, y0, x1, y1, r) {
+    var dx = x1 - x0, dy = y1 - y0, len = Math.sqrt(dx * dx + dy * dy);
+    if (len === 0) return;
+    var ux = dx / len, uy = dy / len, size = 7 / view.scale;
+    var tx = x1 - ux * Math.max(r, MIN_PX / view.scale), ty = y1 - uy * Math.max(r, MIN_PX / view.scale);
+    ctx.moveTo(tx - ux * size - uy * size * 0.5, ty - uy * size + ux * size * 0.5);
+    ctx.lineTo(tx, ty);
+    ctx.lineTo(tx - ux * size + uy * size * 0.5, ty - uy * size - ux * size * 0.5);
+  }
+
+  function radius(i) { return Math.max(g.r[i], MIN_PX / view.scale); }
+
+  // drawNodes fills the visible nodes, one path per type, and returns how
+  // many pass the filters.
+  function drawNodes(vis) {
+    var count = 0, tiny = 2.5 / view.scale;
+    for (var t = 0; t < g.ntypes.length; t++) {
+      if (!g.showNode[t]) continue;
+      var list = g.nodesByType[t];
+      count += list.length;
+      ctx.beginPath();
+      for (var k = 0; k < list.length; k++) {
+        var i = list[k], x = g.x[i], y = g.y[i], r = radius(i);
+        if (x + r < vis.x0 || x - r > vis.x1 || y + r < vis.y0 || y - r > vis.y1) continue;
+        if (r <= tiny) {
+          ctx.rect(x - r, y - r, 2 * r, 2 * r);
+        } else {
+          ctx.moveTo(x + r, y);
+          ctx.arc(x, y, r, 0, 2 * Math.PI);
+        }
+      }
+      ctx.fillStyle = colour(g.ntypes[t].colour);
+      ctx.fill();
+    }
+    return count;
+  }
+
+  // drawFocus rings the node under the pointer (or picked with the
+  // keyboard) and draws its edges over the others.
+  function drawFocus() {
+    var i = focused();
+    if (i < 0) return;
+    ctx.beginPath();
+    g.incident[i].forEach(function (e) {
+      if (!edgeVisible(e)) return;
+      ctx.moveTo(g.x[g.src[e]], g.y[g.src[e]]);
+      ctx.lineTo(g.x[g.dst[e]], g.y[g.dst[e]]);
+    });
+    ctx.lineWidth = 2 / view.scale;
+    ctx.strokeStyle = colours.fg;
+    ctx.globalAlpha = 0.8;
+    ctx.stroke();
+    ctx.globalAlpha = 1;
+    ctx.beginPath();
+    ctx.arc(g.x[i], g.y[i], radius(i) + 3 / view.scale, 0, 2 * Math.PI);
+    ctx.lineWidth = 2 / view.scale;
+    ctx.stroke();
+  }
+
+  function focused() {
+    var i = keyboard ? picked : hover;
+    return i >= 0 && g.showNode[g.ntype[i]] ? i : -1;
+  }
+
+  // drawLabels names the nodes in view, hubs first, once there is room:
+  // right of the node, else left of it, never over another label or node.
+  function drawLabels(vis) {
+    var all = g.unit * view.scale >= LABEL_EDGE_PX, placed = [], f = focused();
+    ctx.font = "12px system-ui, sans-serif";
+    ctx.textBaseline = "middle";
+    ctx.lineJoin = "round";
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = colours.bg;
+    ctx.fillStyle = colours.fg;
+    for (var k = 0; k < g.n && placed.length < MAX_LABELS; k++) {
+      var i = g.byDegree[k];
+      if (i === f || !g.showNode[g.ntype[i]]) continue;
+      var r = radius(i) * view.scale;
+      if (!all && r < 6) continue;
+      if (g.x[i] < vis.x0 || g.x[i] > vis.x1 || g.y[i] < vis.y0 || g.y[i] > vis.y1) continue;
+      var text = short(label(i), 32), w = ctx.measureText(text).width;
+      var cx = g.x[i] * view.scale + view.tx, cy = g.y[i] * view.scale + view.ty;
+      var right = { x0: cx + r + 3, y0: cy - 7, x1: cx + r + 3 + w, y1: cy + 7 };
+      var left = { x0: cx - r - 3 - w, y0: cy - 7, x1: cx - r - 3, y1: cy + 7 };
+      var rect = free(right, placed, i) ? right : free(left, placed, i) ? left : null;
+      if (!rect) continue;
+      placed.push(rect);
+      ctx.strokeText(text, rect.x0, cy);
+      ctx.fillText(text, rect.x0, cy);
+    }
+  }
+
+  // free tells whether a label's rectangle on screen is clear of the
+  // labels placed so far and of every shown node but its own.
+  function free(rect, placed, self) {
+    if (rect.x0 < 0 || rect.x1 > view.w) return false;
+    for (var p = 0; p < placed.length; p++) {
+      var q = placed[p];
+      if (rect.x0 < q.x1 && q.x0 < rect.x1 && rect.y0 < q.y1 && q.y0 < rect.y1) return false;
+    }
+    var s = view.scale, gr = g.grid, reach = g.unit;
+    var c0 = clamp(Math.floor(((rect.x0 - view.tx) / s - reach) / gr.cell), 0, gr.cols - 1);
+    var c1 = clamp(Math.floor(((rect.x1 - view.tx) / s + reach) / gr.cell), 0, gr.cols - 1);
+    var r0 = clamp(Math.floor(((rect.y0 - view.ty) / s - reach) / gr.cell), 0, gr.rows - 1);
+    var r1 = clamp(Math.floor(((rect.y1 - view.ty) / s + reach) / gr.cell), 0, gr.rows - 1);
+    for (var row = r0; row <= r1; row++) {
+      for (var col = c0; col <= c1; col++) {
+        var cell = row * gr.cols + col;
+        for (var k = gr.start[cell]; k < gr.start[cell + 1]; k++) {
+          var i = gr.items[k];
+          if (i === self || !g.showNode[g.ntype[i]]) continue;
+          var x = g.x[i] * s + view.tx, y = g.y[i] * s + view.ty, r = radius(i) * s + 1;
+          if (x + r > rect.x0 && x - r < rect.x1 && y + r > rect.y0 && y - r < rect.y1) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  function drawCross() {
+    var cx = view.w / 2, cy = view.h / 2;
+    ctx.beginPath();
+    ctx.moveTo(cx - 8, cy); ctx.lineTo(cx + 8, cy);
+    ctx.moveTo(cx, cy - 8); ctx.lineTo(cx, cy + 8);
+    ctx.lineWidth = 1.5;
+    ctx.strokeStyle = colours.accent;
+    ctx.stroke();
+  }
+
+  function label(i) {
+    var nd = g.doc.nodes[i];
+    return nd.label || nd.id;
+  }
+
+  function short(s, n) { return s.length > n ? s.slice(0, n - 1) + "…" : s; }
+
+  // --- hit tests, tooltip, status -----------------------------------------
+
+  // nodeAt is the nearest visible node within reach of a point on screen,
+  // or -1.
+  function nodeAt(sx, sy) {
+    var s = view.scale, wx = (sx - view.tx) / s, wy = (sy - view.ty) / s;
+    var reach = Math.max(g.unit * 0.6, (MIN_PX + HIT_PX) / s), gr = g.grid;
+    var c0 = clamp(Math.floor((wx - reach) / gr.cell), 0, gr.cols - 1), c1 = clamp(Math.floor((wx + reach) / gr.cell), 0, gr.cols - 1);
+    var r0 = clamp(Math.floor((wy - reach) / gr.cell), 0, gr.rows - 1), r1 = clamp(Math.floor((wy + reach) / gr.cell), 0, gr.rows - 1);
+    var best = -1, bestD = Infinity;
+    for (var row = r0; row <= r1; row++) {
+      for (var col = c0; col <= c1; col++) {
+        var cell = row * gr.cols + col;
+        for (var k = gr.start[cell]; k < gr.start[cell + 1]; k++) {
+          var i = gr.items[k];
+          if (!g.showNode[g.ntype[i]]) continue;
+          var dx = g.x[i] - wx, dy = g.y[i] - wy, d = Math.sqrt(dx * dx + dy * dy);
+          if (d <= radius(i) + HIT_PX / s && d < bestD) { best = i; bestD = d; }
+        }
+      }
+    }
+    return best;
+  }
+
+  function showTip(i) {
+    if (i < 0) {
+      tip.hidden = true;
+      return;
+    }
+    var nd = g.doc.nodes[i];
+    tip.textContent = "";
+    tip.appendChild(document.createTextNode(label(i)));
+    var meta = document.createElement("span");
+    meta.className = "muted";
+    meta.textContent = nd.type + " · " + (nd.degree || 0) + (nd.degree === 1 ? " edge" : " edges") + (nd.label && nd.label !== nd.id ? " · " + nd.id : "");
+    tip.appendChild(meta);
+    tip.hidden = false;
+    var sx = g.x[i] * view.scale + view.tx, sy = g.y[i] * view.scale + view.ty;
+    var left = clamp(sx + 12, 0, Math.max(0, view.w - tip.offsetWidth));
+    var top = sy + 12 + tip.offsetHeight > view.h ? sy - 12 - tip.offsetHeight : sy + 12;
+    tip.style.transform = "translate(" + Math.round(left) + "px," + Math.round(Math.max(0, top)) + "px)";
+  }
+
+  function setHover(i) {
+    if (i === hover) return;
+    hover = i;
+    canvas.classList.toggle("over-link", i >= 0 && !!g.doc.nodes[i].url);
+    showTip(i);
+    schedule();
+  }
+
+  function pickCentre() {
+    var i = nodeAt(view.w / 2, view.h / 2);
+    if (i < 0) i = nearest(view.w / 2, view.h / 2, 40);
+    if (i === picked) return;
+    picked = i;
+    showTip(i);
+    if (i >= 0) {
+      var nd = g.doc.nodes[i];
+      say(label(i) + " (" + nd.type + ", " + (nd.degree || 0) + " edges)" + (nd.url ? ". Enter opens its page." : "."));
+    }
+  }
+
+  // nearest widens the hit test to px pixels, for the keyboard's cross.
+  function nearest(sx, sy, px) {
+    var best = -1, bestD = Infinity;
+    for (var dy = -px; dy <= px; dy += 8) {
+      for (var dx = -px; dx <= px; dx += 8) {
+        var i = nodeAt(sx + dx, sy + dy);
+        if (i < 0) continue;
+        var ex = g.x[i] * view.scale + view.tx - sx, ey = g.y[i] * view.scale + view.ty - sy, d = ex * ex + ey * ey;
+        if (d < bestD) { best = i; bestD = d; }
+      }
+    }
+    return best;
+  }
+
+  function say(text) { status.textContent = text; }
+
+  function summary() {
+    var nodes = 0, edges = 0, t, i;
+    for (t = 0; t < g.ntypes.length; t++) if (g.showNode[t]) nodes += g.nodesByType[t].length;
+    for (i = 0; i < g.m; i++) if (edgeVisible(i)) edges++;
+    say("Showing " + nodes + " of " + g.n + " nodes and " + edges + " of " + g.m + " edges.");
+  }
+
+  function open(i) {
+    var url = i >= 0 ? g.doc.nodes[i].url : "";
+    if (url) window.location.assign(url);
+  }
+
+  // --- input ------------------------------------------------------------
+
+  var pointers = new Map(), press = null, pinch = 0;
+
+  function local(e) {
+    var rect = canvas.getBoundingClientRect();
+    return { x: e.clientX - rect.left, y: e.clientY - rect.top };
+  }
+
+  canvas.addEventListener("pointerdown", function (e) {
+    if (!g || (e.pointerType === "mouse" && e.button !== 0)) return;
+    canvas.setPointerCapture(e.pointerId);
+    var p = local(e);
+    pointers.set(e.pointerId, p);
+    keyboard = false;
+    press = pointers.size === 1 ? { x: p.x, y: p.y, moved: false } : null;
+    pinch = pointers.size === 2 ? spread() : 0;
+  });
+
+  canvas.addEventListener("pointermove", function (e) {
+    if (!g) return;
+    var p = local(e), prev = pointers.get(e.pointerId);
+    if (!prev) {
+      setHover(nodeAt(p.x, p.y));
+      return;
+    }
+    pointers.set(e.pointerId, p);
+    if (pointers.size === 2) {
+      var d = spread(), mid = middle();
+      if (pinch > 0 && d > 0) zoomAt(d / pinch, mid.x, mid.y);
+      pinch = d;
+      return;
+    }
+    if (press && !press.moved && Math.abs(p.x - press.x) + Math.abs(p.y - press.y) >= CLICK_PX) {
+      press.moved = true;
+      canvas.classList.add("dragging");
+      setHover(-1);
+    }
+    if (press && press.moved) pan(p.x - prev.x, p.y - prev.y);
+  });
+
+  function release(e) {
+    if (!pointers.has(e.pointerId)) return;
+    pointers.delete(e.pointerId);
+    canvas.classList.remove("dragging");
+    if (e.type === "pointerup" && press && !press.moved && pointers.size === 0) {
+      var p = local(e);
+      open(nodeAt(p.x, p.y));
+    }
+    press = null;
+    pinch = 0;
+  }
+  canvas.addEventListener("pointerup", release);
+  canvas.addEventListener("pointercancel", release);
+  canvas.addEventListener("pointerleave", function () { if (pointers.size === 0) setHover(-1); });
+
+  function spread() {
+    var ps = Array.from(pointers.values());
+    return ps.length < 2 ? 0 : Math.hypot(ps[0].x - ps[1].x, ps[0].y - ps[1].y);
+  }
+
+  function middle() {
+    var ps = Array.from(pointers.values());
+    return { x: (ps[0].x + ps[1].x) / 2, y: (ps[0].y + ps[1].y) / 2 };
+  }
+
+  canvas.addEventListener("wheel", function (e) {
+    if (!g) return;
+    e.preventDefault();
+    var dy = e.deltaY * (e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? view.h : 1);
+    var p = local(e);
+    zoomAt(Math.exp(-clamp(dy, -300, 300) * 0.002), p.x, p.y);
+  }, { passive: false });
+
+  canvas.addEventListener("keydown", function (e) {
+    if (!g || e.altKey || e.ctrlKey || e.metaKey) return;
+    var stepPx = (e.shiftKey ? 0.5 : 0.15) * Math.min(view.w, view.h);
+    switch (e.key) {
+      case "+": case "=": zoomAt(1.5, view.w / 2, view.h / 2); break;
+      case "-": case "_": zoomAt(1 / 1.5, view.w / 2, view.h / 2); break;
+      case "0": fit(); schedule(); break;
+      case "ArrowLeft": pan(stepPx, 0); break;
+      case "ArrowRight": pan(-stepPx, 0); break;
+      case "ArrowUp": pan(0, stepPx); break;
+      case "ArrowDown": pan(0, -stepPx); break;
+      case "Enter": open(picked); break;
+      case "Escape": picked = -1; showTip(-1); schedule(); break;
+      default: return;
+    }
+    e.preventDefault();
+    if (e.key !== "Enter" && e.key !== "Escape") {
+      keyboard = true;
+      hover = -1;
+      pickCentre();
+    }
+  });
+
+  canvas.addEventListener("blur", function () {
+    if (keyboard) { showTip(-1); schedule(); }
+  });
+
+  form.addEventListener("submit", function (e) { e.preventDefault(); });
+
+  form.addEventListener("change", function (e) {
+    var t = e.target;
+    if (!g || t.type !== "checkbox") return;
+    var list = t.name === "edge" ? g.etypes : g.ntypes, show = t.name === "edge" ? g.showEdge : g.showNode;
+    for (var k = 0; k < list.length; k++) if (list[k].type === t.value) show[k] = t.checked;
+    if (hover >= 0 && !g.showNode[g.ntype[hover]]) setHover(-1);
+    summary();
+    schedule();
+  });
+
+  form.addEventListener("click", function (e) {
+    var b = e.target.closest ? e.target.closest("button[data-zoom]") : null;
+    if (!b || !g) return;
+    var z = b.getAttribute("data-zoom");
+    if (z === "fit") { fit(); schedule(); } else zoomAt(z === "in" ? 1.5 : 1 / 1.5, view.w / 2, view.h / 2);
+  });
+
+  // --- start ------------------------------------------------------------
+
+  readColours();
+  if (window.matchMedia) {
+    var dark = window.matchMedia("(prefers-color-scheme: dark)");
+    var recolour = function () { readColours(); schedule(); };
+    if (dark.addEventListener) dark.addEventListener("change", recolour);
+  }
+
+  fetch(canvas.getAttribute("data-src"), { credentials: "same-origin" })
+    .then(function (r) {
+      if (!r.ok) throw new Error(String(r.status));
+      return r.json();
+    })
+    .then(function (doc) {
+      load(doc);
+      summary();
+      view.w = 0;
+      resize();
+      if (window.ResizeObserver) new ResizeObserver(resize).observe(canvas);
+      window.addEventListener("resize", resize);
+    })
+    .catch(function () {
+      say("The drawing could not be loaded; the tables below list the nodes.");
+      canvas.hidden = true;
+    });
+})();
