@@ -104,12 +104,17 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	clock.start("similar")
 	sim := addSimilar(docs, sdocs)
 	clock.start("site+api")
+	files, err := docs.Files()
+	if err != nil {
+		return r, err
+	}
 	err = publish(opt.Out, func(dir string) error {
 		// The JSON API and the pages only read the documents and go to
-		// different folders: make them at the same time.
+		// different folders: make them at the same time. The API's files
+		// are also the JSON twins of the pages that show them.
 		written := make(chan error, 1)
-		go func() { written <- writeAPI(dir, docs) }()
-		err := site.Render(ctx, docs, dir, site.Options{Log: opt.Log})
+		go func() { written <- writeFiles(dir, files) }()
+		err := site.Render(ctx, docs, dir, site.Options{Log: opt.Log, API: files})
 		return errors.Join(err, <-written)
 	})
 	if err == nil {

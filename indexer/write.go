@@ -76,15 +76,7 @@ func removeStale(parent, prefix string) {
 	}
 }
 
-// writeAPI encodes the JSON documents and writes them under dir.
-func writeAPI(dir string, docs *export.Site) error {
-	files, err := docs.Files()
-	if err != nil {
-		return err
-	}
-	return writeFiles(dir, files)
-}
-
+// writeFiles writes files under dir.
 func writeFiles(dir string, files []export.File) error {
 	made := map[string]bool{}
 	for _, f := range files {

@@ -37,20 +37,34 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// serveSite serves a built site with the headers netlify.toml sends; the
-// server stops when the test ends.
+// serveSite serves a built site with the headers netlify.toml sends,
+// rule by rule as Netlify matches them (a later rule overrides an earlier
+// one); the server stops when the test ends.
 func serveSite(t *testing.T, out string) *httptest.Server {
 	t.Helper()
-	headers := siteHeaders(t)
+	rules := netlifyHeaders(t)
 	files := http.FileServer(http.Dir(out))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for k, v := range headers {
-			w.Header().Set(k, v)
+		for _, h := range rules {
+			if matchRule(h.For, r.URL.Path) {
+				for k, v := range h.Values {
+					w.Header().Set(k, v)
+				}
+			}
 		}
 		files.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// matchRule reports whether a netlify.toml "for" path matches: a trailing
+// "*" matches any rest, otherwise the path must be equal.
+func matchRule(rule, path string) bool {
+	if prefix, ok := strings.CutSuffix(rule, "*"); ok {
+		return strings.HasPrefix(path, prefix)
+	}
+	return rule == path
 }
 
 // newBrowser starts headless chromium for one test, with at most two
@@ -67,26 +81,25 @@ func newBrowser(t *testing.T, bin string) context.Context {
 	return ctx
 }
 
-// siteHeaders reads the headers netlify.toml sends with every page, so the
-// browser test runs under the same Content-Security-Policy as production.
-func siteHeaders(t *testing.T) map[string]string {
+type headerRule struct {
+	For    string            `toml:"for"`
+	Values map[string]string `toml:"values"`
+}
+
+// netlifyHeaders reads the header rules of netlify.toml, so the browser
+// tests run under the same Content-Security-Policy as production.
+func netlifyHeaders(t *testing.T) []headerRule {
 	t.Helper()
 	var cfg struct {
-		Headers []struct {
-			For    string            `toml:"for"`
-			Values map[string]string `toml:"values"`
-		} `toml:"headers"`
+		Headers []headerRule `toml:"headers"`
 	}
 	if _, err := toml.DecodeFile(filepath.Join("..", "netlify.toml"), &cfg); err != nil {
 		t.Fatal(err)
 	}
-	for _, h := range cfg.Headers {
-		if h.For == "/*" {
-			return h.Values
-		}
+	if len(cfg.Headers) == 0 || cfg.Headers[0].For != "/*" {
+		t.Fatal("netlify.toml sends no headers for /*")
 	}
-	t.Fatal("netlify.toml sends no headers for /*")
-	return nil
+	return cfg.Headers
 }
 
 // TestBrowserDemo builds the demo memory repository, serves it with the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -19,63 +20,125 @@ import (
 type page struct {
 	path string // relative to content/
 	fm   frontMatter
+	// The page's JSON twin, index.json beside its index.html: the API
+	// file api names, or twin.
+	api  string
+	twin any
 }
 
 type frontMatter struct {
 	Title   string         `json:"title"`
 	Date    string         `json:"date,omitempty"`
 	Lastmod string         `json:"lastmod,omitempty"`
+	Outputs []string       `json:"outputs,omitempty"`
 	Params  map[string]any `json:"params"`
 }
 
+// homeLessons and homeItems cap the home page's lists; the index pages
+// have the rest.
+const (
+	homeLessons = 5
+	homeItems   = 10
+)
+
 // pages builds the content of the site from the export documents.
 func pages(s *export.Site, md markdown) []page {
+	ix := newIndex(s)
 	ps := []page{
-		{path: "_index.md", fm: frontMatter{Title: s.Title, Params: map[string]any{"kind": "home", "counts": s.Manifest.Counts, "commit": s.Manifest.Commit,
-			"reference_time": s.Manifest.ReferenceTime, "antipatterns": antipatternSlugs(s), "health": health(s), "pending": s.Pending}}},
-		{path: "episodes/_index.md", fm: frontMatter{Title: "Episodes", Params: map[string]any{"kind": "episodes"}}},
-		{path: "patterns/_index.md", fm: frontMatter{Title: "Patterns", Params: map[string]any{"kind": "patterns"}}},
-		{path: "notes/_index.md", fm: frontMatter{Title: "Notes", Params: map[string]any{"kind": "notes"}}},
-		{path: "search/_index.md", fm: frontMatter{Title: "Search", Params: map[string]any{"kind": "search"}}},
+		{path: "_index.md", api: "api/v1/index.json", fm: frontMatter{Title: s.Title, Outputs: []string{"html", "rss"}, Params: map[string]any{
+			"kind": "home", "counts": s.Manifest.Counts, "commit": s.Manifest.Commit,
+			"reference_time": s.Manifest.ReferenceTime, "antipatterns": antipatternSlugs(s), "health": health(s), "pending": s.Pending,
+			"lessons": first(lessonViews(s), homeLessons), "chart": outcomesChart(summaries(s)),
+		}}},
+		{path: "episodes/_index.md", api: "api/v1/episodes.json", fm: frontMatter{Title: "Episodes", Outputs: []string{"html", "rss"},
+			Params: map[string]any{"kind": "episodes", "outcomes": outcomeCounts(s), "tags": ix.topTags("episode", 20), "months": len(ix.months)}}},
+		{path: "patterns/_index.md", api: "api/v1/patterns.json", fm: frontMatter{Title: "Patterns", Params: map[string]any{"kind": "patterns"}}},
+		{path: "notes/_index.md", twin: notesList(s), fm: frontMatter{Title: "Notes", Params: map[string]any{"kind": "notes"}}},
+		{path: "search/_index.md", api: "api/v1/search/meta.json", fm: frontMatter{Title: "Search", Params: map[string]any{"kind": "search"}}},
 		{path: "graph/_index.md", fm: frontMatter{Title: "Causal graph", Params: graphParams(s)}},
-		{path: "lessons/_index.md", fm: frontMatter{Title: "Lessons", Params: map[string]any{"kind": "lessons", "lessons": lessonViews(s)}}},
-		{path: "workflows/_index.md", fm: frontMatter{Title: "Workflows", Params: map[string]any{"kind": "workflows",
+		{path: "lessons/_index.md", api: "api/v1/lessons.json", fm: frontMatter{Title: "Lessons", Params: map[string]any{"kind": "lessons", "lessons": lessonViews(s)}}},
+		{path: "workflows/_index.md", api: "api/v1/workflows.json", fm: frontMatter{Title: "Workflows", Params: map[string]any{"kind": "workflows",
 			"workflows": workflowSummaries(s), "retention_days": s.RetentionDays}}},
+		{path: "antipatterns/_index.md", api: "api/v1/antipatterns.json", fm: frontMatter{Title: "Antipatterns", Params: map[string]any{"kind": "antipatterns",
+			"antipatterns": antipatternSlugs(s)}}},
+		{path: "pending/_index.md", api: "api/v1/pending.json", fm: frontMatter{Title: "Pending threads", Params: map[string]any{"kind": "pending",
+			"pending": s.Pending}}},
+		{path: "diagnostics/_index.md", api: "api/v1/diagnostics.json", fm: frontMatter{Title: "Diagnostics", Params: map[string]any{"kind": "diagnostics",
+			"files": diagnosticFiles(s.Diagnostics), "health": s.Health.Diagnostics}}},
 	}
+	ps = append(ps, ix.pages(s)...)
 	// Each page carries its document, less what the templates take from
 	// the rendered HTML instead (prose, resolved links, extra keys): Hugo
 	// decodes every byte of front matter.
-	for _, e := range s.Episodes {
+	for i, e := range s.Episodes {
 		h := episodeHTML(e, md)
+		// The patterns that cite the episode have their own list: the
+		// other backlinks are "linked from".
+		params := map[string]any{"kind": "episode", "html": h, "cited_by": ix.citedBy[e.ID], "tags": ix.tagLinks(e.Tags),
+			"linked_from": without(e.Backlinks, ix.citedBy[e.ID])}
+		// Episodes are sorted newest first: the previous one is older.
+		if i+1 < len(s.Episodes) {
+			params["prev"] = export.Ref{ID: s.Episodes[i+1].ID, Type: "episode", URL: s.Episodes[i+1].URL}
+		}
+		if i > 0 {
+			params["next"] = export.Ref{ID: s.Episodes[i-1].ID, Type: "episode", URL: s.Episodes[i-1].URL}
+		}
 		e.Links, e.Sections, e.Extra = nil, nil, nil
-		ps = append(ps, page{path: "episodes/" + slug(e.URL) + ".md", fm: frontMatter{
-			Title: e.Title, Date: e.Created, Lastmod: e.Updated,
-			Params: map[string]any{"kind": "episode", "doc": e, "html": h},
+		params["doc"] = e
+		ps = append(ps, page{path: "episodes/" + slug(e.URL) + ".md", api: apiPath(e.JSONURL, s.BaseURL), fm: frontMatter{
+			Title: e.Title, Date: e.Created, Lastmod: e.Updated, Params: params,
 		}})
 	}
 	for _, p := range s.Patterns {
 		h := patternHTML(p, md)
+		h["interval"] = intervalChart(p)
+		h["graph"] = ix.hood.svg(p.ID)
+		params := map[string]any{"kind": "pattern", "html": h, "edges_out": ix.edgeViews(p.EdgesOut, false), "edges_in": ix.edgeViews(p.EdgesIn, true),
+			"tags": ix.tagLinks(p.Tags)}
 		p.Links, p.Sections = nil, nil
-		ps = append(ps, page{path: "patterns/" + slug(p.URL) + ".md", fm: frontMatter{
-			Title: p.Title, Date: p.Source.Created, Lastmod: p.Source.Updated,
-			Params: map[string]any{"kind": "pattern", "doc": p, "html": h},
+		params["doc"] = p
+		ps = append(ps, page{path: "patterns/" + slug(p.URL) + ".md", api: apiPath(p.JSONURL, s.BaseURL), fm: frontMatter{
+			Title: p.Title, Date: p.Source.Created, Lastmod: p.Source.Updated, Params: params,
 		}})
 	}
 	for _, n := range s.Notes {
 		h := noteHTML(n, md)
 		n.Links, n.Sections = nil, nil
-		ps = append(ps, page{path: "notes/" + slug(n.URL) + ".md", fm: frontMatter{
+		ps = append(ps, page{path: "notes/" + slug(n.URL) + ".md", api: apiPath(n.JSONURL, s.BaseURL), fm: frontMatter{
 			Title: n.Title, Date: n.Source.Created, Lastmod: n.Source.Updated,
-			Params: map[string]any{"kind": "note", "doc": n, "html": h},
+			Params: map[string]any{"kind": "note", "doc": n, "html": h, "tags": ix.tagLinks(n.Tags)},
 		}})
 	}
 	for _, w := range s.Workflows {
-		ps = append(ps, page{path: "workflows/" + slug(w.URL) + ".md", fm: frontMatter{
+		ps = append(ps, page{path: "workflows/" + slug(w.URL) + ".md", api: apiPath(w.JSONURL, s.BaseURL), fm: frontMatter{
 			Title: w.ID, Date: w.First, Lastmod: w.Last,
 			Params: map[string]any{"kind": "workflow", "doc": workflowPage(w)},
 		}})
 	}
 	return ps
+}
+
+// apiPath is the path of an API file in the output, from its URL.
+func apiPath(jsonURL, baseURL string) string {
+	return strings.TrimPrefix(jsonURL, baseURL)
+}
+
+// without is refs less those in drop.
+func without(refs, drop []export.Ref) []export.Ref {
+	out := []export.Ref{}
+	for _, r := range refs {
+		if !slices.ContainsFunc(drop, func(d export.Ref) bool { return d.ID == r.ID }) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func first[T any](xs []T, n int) []T {
+	if len(xs) > n {
+		return xs[:n]
+	}
+	return xs
 }
 
 // workflowView is a workflow as its page shows it. Hugo lower-cases the

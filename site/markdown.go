@@ -242,9 +242,12 @@ func renderWikiLink(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.
 }
 
 // safeURL allows http, https and mailto URLs, and relative ones. dest is
-// already entity-decoded by the parser; control characters and blanks,
+// as written: its character references are resolved first, as CommonMark
+// says a destination means (goldmark leaves that to its renderer), so
+// "javascript&#58;" is a javascript: URL. Control characters and blanks,
 // which browsers drop from schemes, are removed before the check.
 func safeURL(dest string) (string, bool) {
+	dest = string(util.ResolveEntityNames(util.ResolveNumericReferences([]byte(dest))))
 	clean := strings.Map(func(r rune) rune {
 		if r <= ' ' || r == 0x7f {
 			return -1

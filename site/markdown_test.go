@@ -31,3 +31,29 @@ func TestInlinePlainMatchesMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsafeLinks: a link whose destination is a script URL, however it is
+// spelt (character references, case, blanks inside the scheme), keeps its
+// text and loses its link; safe links stay.
+func TestUnsafeLinks(t *testing.T) {
+	md := newMarkdown()
+	for _, tc := range []struct{ src, want string }{
+		{"[a](javascript:alert(1))", "a"},
+		{"[a](javascript&#58;alert(1))", "a"},
+		{"[a](javascript&colon;alert(1))", "a"},
+		{"[a](&#x6A;avascript:alert(1))", "a"},
+		{"[a](&#106;&#97;vascript:alert(1))", "a"},
+		{"[a](JaVaScRiPt:alert(1))", "a"},
+		{"[a](<java\tscript:alert(1)>)", "a"},
+		{"[a](vbscript:msgbox)", "a"},
+		{"[a](data:text/html;base64,PHNjcmlwdD4=)", "a"},
+		{"![a](javascript:alert(1))", "a"},
+		{"[a](https://example.com/x?y=1&amp;z=2)", `<a href="https://example.com/x?y=1&amp;z=2" rel="nofollow">a</a>`},
+		{"[a](../notes/x)", `<a href="../notes/x" rel="nofollow">a</a>`},
+		{"[a](mailto:me@example.com)", `<a href="mailto:me@example.com" rel="nofollow">a</a>`},
+	} {
+		if got := md.Inline(tc.src, nil); got != tc.want {
+			t.Errorf("%s: got %s, want %s", tc.src, got, tc.want)
+		}
+	}
+}

@@ -6,10 +6,13 @@ package site
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/afero"
@@ -21,6 +24,9 @@ import (
 // Options configure a render. The zero value discards Hugo's log.
 type Options struct {
 	Log io.Writer
+	// API are the files of the JSON API (export.Site.Files), which are
+	// the JSON twins of the pages that show them; nil makes them again.
+	API []export.File
 }
 
 // workDir is where the generated Hugo project lives in its in-memory file
@@ -31,20 +37,78 @@ const workDir = "/engram"
 // absent. The Hugo project (configuration, templates, generated content)
 // is built in memory: only publishDir is written.
 func Render(ctx context.Context, s *export.Site, publishDir string, opt Options) error {
+	api := opt.API
+	if api == nil {
+		var err error
+		if api, err = s.Files(); err != nil {
+			return fmt.Errorf("render site: %w", err)
+		}
+	}
+	ps := pages(s, newMarkdown())
 	src := afero.NewMemMapFs()
-	if err := writeProject(src, workDir, s); err != nil {
+	if err := writeProject(src, workDir, s, ps); err != nil {
 		return fmt.Errorf("render site: %w", err)
 	}
 	log := opt.Log
 	if log == nil {
 		log = io.Discard
 	}
-	return renderHugoFs(ctx, src, workDir, publishDir, log)
+	// The twins go into the folders Hugo writes the pages to: write them
+	// while Hugo renders.
+	twins := make(chan error, 1)
+	go func() { twins <- writeTwins(publishDir, ps, api) }()
+	err := renderHugoFs(ctx, src, workDir, publishDir, log)
+	return errors.Join(err, <-twins)
+}
+
+// writeTwins writes each page's JSON twin, index.json beside its
+// index.html: the API file that holds the page's document, or the page's
+// own list. A page with neither (the graph explorer) writes its own.
+func writeTwins(publishDir string, ps []page, api []export.File) error {
+	files := make(map[string][]byte, len(api))
+	for _, f := range api {
+		files[f.Path] = f.Data
+	}
+	for _, p := range ps {
+		var data []byte
+		switch {
+		case p.api != "":
+			var ok bool
+			if data, ok = files[p.api]; !ok {
+				return fmt.Errorf("write the JSON twin of %s: no API file %s", p.path, p.api)
+			}
+		case p.twin != nil:
+			var err error
+			if data, err = export.Encode(p.twin); err != nil {
+				return fmt.Errorf("write the JSON twin of %s: %w", p.path, err)
+			}
+		default:
+			continue
+		}
+		dir := filepath.Join(publishDir, filepath.FromSlash(pageDir(p.path)))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("write the JSON twin of %s: %w", p.path, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "index.json"), data, 0o644); err != nil {
+			return fmt.Errorf("write the JSON twin of %s: %w", p.path, err)
+		}
+	}
+	return nil
+}
+
+// pageDir is the folder a content file's page is published in:
+// episodes/x.md is episodes/x/, episodes/_index.md is episodes/.
+func pageDir(contentPath string) string {
+	dir, file := path.Split(contentPath)
+	if file == "_index.md" {
+		return strings.TrimSuffix(dir, "/")
+	}
+	return dir + strings.TrimSuffix(file, ".md")
 }
 
 // writeProject writes the Hugo configuration, the embedded templates and
-// the generated content into dir.
-func writeProject(fsys afero.Fs, dir string, s *export.Site) error {
+// the generated content (ps) into dir.
+func writeProject(fsys afero.Fs, dir string, s *export.Site, ps []page) error {
 	if err := afero.WriteFile(fsys, path.Join(dir, "hugo.toml"), []byte(hugoConfig(s)), 0o644); err != nil {
 		return err
 	}
@@ -54,7 +118,7 @@ func writeProject(fsys afero.Fs, dir string, s *export.Site) error {
 	if err := writeGraphData(fsys, dir, s); err != nil {
 		return err
 	}
-	return writePages(fsys, dir, pages(s, newMarkdown()))
+	return writePages(fsys, dir, ps)
 }
 
 // hugoConfig is the Hugo configuration. Hugo sees nothing of engram.toml but
@@ -66,9 +130,12 @@ disableKinds = ["taxonomy", "term"]
 enableRobotsTXT = false
 disableHugoGeneratorInject = true
 
+# No taxonomies: /tags/ is engram's own section, its pages made by engram.
+[taxonomies]
+
 [outputs]
 home = ["html", "rss"]
-section = ["html", "rss"]
+section = ["html"]
 page = ["html"]
 
 [security]

@@ -2,7 +2,7 @@ package site
 
 // Charts drawn at build time as inline SVG. The site's CSP allows no
 // inline style, so an SVG here carries geometry only: every colour, stroke
-// and font comes from a class in static/css/charts.css. Every text that
+// and font comes from a class in static/css/engram.css. Every text that
 // comes from a note is escaped, every number is formatted the same way on
 // every machine, and nothing ranges over a map: the same documents give
 // the same bytes.

@@ -109,6 +109,10 @@ func slugOf(jsonURL string) string {
 	return path.Base(jsonURL)
 }
 
+// Encode writes v as every file of the API is written: indented, one
+// trailing newline.
+func Encode(v any) ([]byte, error) { return encode(v) }
+
 // encode writes indented JSON without HTML escaping surprises: Go escapes
 // <, > and & as \u003c..., which is valid JSON and safe to inline.
 func encode(v any) ([]byte, error) {

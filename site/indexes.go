@@ -1,0 +1,337 @@
+package site
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/engramhq/engram/indexer/export"
+)
+
+// index holds what the index pages and the note pages look up across
+// notes: who cites an episode, the page of every graph node, the notes of
+// every tag and the episodes of every month. It is made once per build.
+type index struct {
+	citedBy map[string][]export.Ref // episode id -> patterns citing it as evidence
+	urls    map[string]string       // graph node id -> page
+	hood    *neighbourhoods
+	tags    []tagGroup   // by slug
+	months  []monthGroup // newest first
+	version int
+	ref     string
+	base    string
+}
+
+// tagGroup is a tag's page: every note with the tag, whatever its
+// spelling ("Flaky" and "flaky" share a slug and a page).
+type tagGroup struct {
+	Slug      string    `json:"slug"`
+	Tag       string    `json:"tag"`
+	Spellings []string  `json:"spellings"`
+	URL       string    `json:"url"`
+	Episodes  int       `json:"episodes"`
+	Items     []tagItem `json:"items"`
+}
+
+// tagItem is a note with a tag.
+type tagItem struct {
+	ID      string `json:"id"`
+	Type    string `json:"type"`
+	URL     string `json:"url"`
+	Date    string `json:"date,omitempty"`
+	Outcome string `json:"outcome,omitempty"`
+}
+
+// monthGroup is a month of the timeline.
+type monthGroup struct {
+	Month    string                  `json:"month"` // YYYY-MM, or "undated"
+	URL      string                  `json:"url"`
+	Count    int                     `json:"count"`
+	Outcomes map[string]int          `json:"outcomes"`
+	Episodes []export.EpisodeSummary `json:"-"`
+}
+
+// outcomes are the outcome pages, in this order; episodes without a valid
+// outcome are listed under "unknown".
+var outcomes = []string{"success", "partial", "failure", "unknown"}
+
+func outcomeOf(e export.EpisodeSummary) string {
+	switch e.Outcome {
+	case "success", "partial", "failure":
+		return e.Outcome
+	}
+	return "unknown"
+}
+
+func newIndex(s *export.Site) *index {
+	ix := &index{citedBy: map[string][]export.Ref{}, urls: map[string]string{}, hood: newNeighbourhoods(s.Graph),
+		version: export.SchemaVersion, ref: s.Manifest.ReferenceTime, base: s.BaseURL}
+	for _, p := range s.Patterns {
+		for _, e := range p.Evidence {
+			ix.citedBy[e.ID] = append(ix.citedBy[e.ID], export.Ref{ID: p.ID, Type: p.Type, URL: p.URL})
+		}
+	}
+	for _, n := range s.Graph.Nodes {
+		ix.urls[n.ID] = n.URL
+	}
+	ix.tags = ix.groupTags(s)
+	ix.months = ix.groupMonths(s)
+	return ix
+}
+
+func (ix *index) groupTags(s *export.Site) []tagGroup {
+	bySlug := map[string]*tagGroup{}
+	add := func(tags []string, it tagItem) {
+		seen := map[string]bool{}
+		for _, t := range tags {
+			sl := export.Slug(t)
+			if seen[sl] {
+				continue
+			}
+			seen[sl] = true
+			g := bySlug[sl]
+			if g == nil {
+				g = &tagGroup{Slug: sl, Tag: t, URL: ix.base + "tags/" + sl + "/"}
+				bySlug[sl] = g
+			}
+			if !slices.Contains(g.Spellings, t) {
+				g.Spellings = append(g.Spellings, t)
+			}
+			if it.Type == "episode" {
+				g.Episodes++
+			}
+			g.Items = append(g.Items, it)
+		}
+	}
+	for _, e := range s.Episodes {
+		add(e.Tags, tagItem{ID: e.ID, Type: "episode", URL: e.URL, Date: e.Date, Outcome: e.Outcome})
+	}
+	for _, p := range s.Patterns {
+		add(p.Tags, tagItem{ID: p.ID, Type: p.Type, URL: p.URL})
+	}
+	for _, n := range s.Notes {
+		add(n.Tags, tagItem{ID: n.ID, Type: n.Type, URL: n.URL})
+	}
+	out := make([]tagGroup, 0, len(bySlug))
+	for _, g := range bySlug {
+		sort.Strings(g.Spellings)
+		g.Tag = g.Spellings[0]
+		out = append(out, *g)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Slug < out[j].Slug })
+	return out
+}
+
+func (ix *index) groupMonths(s *export.Site) []monthGroup {
+	var out []monthGroup
+	at := map[string]int{}
+	for _, e := range s.Episodes { // newest first
+		m := "undated"
+		if len(e.Date) >= 7 && e.Date[4] == '-' {
+			m = e.Date[:7]
+		}
+		i, ok := at[m]
+		if !ok {
+			i = len(out)
+			at[m] = i
+			out = append(out, monthGroup{Month: m, URL: ix.base + "timeline/" + m + "/", Outcomes: map[string]int{}})
+		}
+		g := &out[i]
+		g.Count++
+		g.Outcomes[outcomeOf(e.EpisodeSummary)]++
+		g.Episodes = append(g.Episodes, e.EpisodeSummary)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Month > out[j].Month })
+	return out
+}
+
+// tagLink is a tag and its page.
+type tagLink struct {
+	Tag string `json:"tag"`
+	URL string `json:"url"`
+}
+
+func (ix *index) tagLinks(tags []string) []tagLink {
+	out := make([]tagLink, len(tags))
+	for i, t := range tags {
+		out[i] = tagLink{Tag: t, URL: ix.base + "tags/" + export.Slug(t) + "/"}
+	}
+	return out
+}
+
+// topTags are the tags most used by notes of a type, most used first.
+func (ix *index) topTags(typ string, n int) []tagGroup {
+	var out []tagGroup
+	for _, g := range ix.tags {
+		if g.Episodes > 0 || typ != "episode" {
+			out = append(out, tagGroup{Slug: g.Slug, Tag: g.Tag, URL: g.URL, Episodes: g.Episodes})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Episodes > out[j].Episodes })
+	return first(out, n)
+}
+
+// pages are the tag, timeline and outcome pages.
+func (ix *index) pages(s *export.Site) []page {
+	type tagRow struct {
+		Tag   string `json:"tag"`
+		Count int    `json:"count"`
+		URL   string `json:"url"`
+	}
+	var rows []tagRow
+	for _, g := range ix.tags {
+		rows = append(rows, tagRow{Tag: g.Tag, Count: len(g.Items), URL: g.URL})
+	}
+	if rows == nil {
+		rows = []tagRow{}
+	}
+	ps := []page{{path: "tags/_index.md", twin: export.List[tagRow]{Version: ix.version, ReferenceTime: ix.ref, Items: rows},
+		fm: frontMatter{Title: "Tags", Params: map[string]any{"kind": "tags", "tags": rows}}}}
+	for _, g := range ix.tags {
+		ps = append(ps, page{path: "tags/" + g.Slug + ".md", twin: g,
+			fm: frontMatter{Title: "#" + g.Tag, Params: map[string]any{"kind": "tag", "tag": g}}})
+	}
+
+	type monthRow struct {
+		Month    string         `json:"month"`
+		Count    int            `json:"count"`
+		Outcomes map[string]int `json:"outcomes"`
+		URL      string         `json:"url"`
+	}
+	months := []monthRow{}
+	for _, m := range ix.months {
+		months = append(months, monthRow{Month: m.Month, Count: m.Count, Outcomes: m.Outcomes, URL: m.URL})
+	}
+	ps = append(ps, page{path: "timeline/_index.md", twin: export.List[monthRow]{Version: ix.version, ReferenceTime: ix.ref, Items: months},
+		fm: frontMatter{Title: "Timeline", Params: map[string]any{"kind": "timeline", "months": months, "chart": outcomesChart(summaries(s))}}})
+	for i, m := range ix.months {
+		params := map[string]any{"kind": "month", "month": m.Month, "episodes": m.Episodes, "outcomes": m.Outcomes}
+		// Months are newest first: the previous one is older.
+		if i+1 < len(ix.months) {
+			params["prev"] = map[string]string{"month": ix.months[i+1].Month, "url": ix.months[i+1].URL}
+		}
+		if i > 0 {
+			params["next"] = map[string]string{"month": ix.months[i-1].Month, "url": ix.months[i-1].URL}
+		}
+		ps = append(ps, page{path: "timeline/" + m.Month + ".md",
+			twin: export.List[export.EpisodeSummary]{Version: ix.version, ReferenceTime: ix.ref, Items: m.Episodes},
+			fm:   frontMatter{Title: monthTitle(m.Month), Params: params}})
+	}
+
+	byOutcome := map[string][]export.EpisodeSummary{}
+	for _, e := range s.Episodes {
+		o := outcomeOf(e.EpisodeSummary)
+		byOutcome[o] = append(byOutcome[o], e.EpisodeSummary)
+	}
+	for _, o := range outcomes {
+		eps := byOutcome[o]
+		if eps == nil {
+			eps = []export.EpisodeSummary{}
+		}
+		ps = append(ps, page{path: "outcomes/" + o + ".md",
+			twin: export.List[export.EpisodeSummary]{Version: ix.version, ReferenceTime: ix.ref, Items: eps},
+			fm: frontMatter{Title: outcomeTitle(o), Params: map[string]any{"kind": "outcome", "outcome": o, "count": len(eps),
+				"episodes": first(eps, maxListed), "more": max(0, len(eps)-maxListed)}}})
+	}
+	ps = append(ps, page{path: "outcomes/_index.md", twin: export.List[outcomeCount]{Version: ix.version, ReferenceTime: ix.ref, Items: outcomeCounts(s)},
+		fm: frontMatter{Title: "Outcomes", Params: map[string]any{"kind": "outcomes", "outcomes": outcomeCounts(s)}}})
+	return ps
+}
+
+// maxListed caps a list page: the rest is in its JSON twin and on the
+// timeline's month pages.
+const maxListed = 500
+
+func monthTitle(m string) string {
+	if m == "undated" {
+		return "Undated episodes"
+	}
+	return "Episodes of " + m
+}
+
+func outcomeTitle(o string) string {
+	if o == "unknown" {
+		return "Episodes without an outcome"
+	}
+	return strings.ToUpper(o[:1]) + o[1:] + " episodes"
+}
+
+// outcomeCount is an outcome and how many episodes have it.
+type outcomeCount struct {
+	Outcome string `json:"outcome"`
+	Count   int    `json:"count"`
+	URL     string `json:"url"`
+}
+
+func outcomeCounts(s *export.Site) []outcomeCount {
+	n := map[string]int{}
+	for _, e := range s.Episodes {
+		n[outcomeOf(e.EpisodeSummary)]++
+	}
+	out := []outcomeCount{}
+	for _, o := range outcomes {
+		out = append(out, outcomeCount{Outcome: o, Count: n[o], URL: s.BaseURL + "outcomes/" + o + "/"})
+	}
+	return out
+}
+
+func summaries(s *export.Site) []export.EpisodeSummary {
+	out := make([]export.EpisodeSummary, len(s.Episodes))
+	for i, e := range s.Episodes {
+		out[i] = e.EpisodeSummary
+	}
+	return out
+}
+
+// notesList is the twin of the notes page.
+func notesList(s *export.Site) export.List[export.Ref] {
+	items := []export.Ref{}
+	for _, n := range s.Notes {
+		items = append(items, export.Ref{ID: n.ID, Type: n.Type, URL: n.URL})
+	}
+	return export.List[export.Ref]{Version: export.SchemaVersion, ReferenceTime: s.Manifest.ReferenceTime, Items: items}
+}
+
+// edgeView is a causal edge as a pattern page lists it: the note at its
+// other end, with that note's page.
+type edgeView struct {
+	Type          string  `json:"type"`
+	Other         string  `json:"other"`
+	URL           string  `json:"url"`
+	Weight        float64 `json:"weight"`
+	EvidenceCount int     `json:"evidence_count"`
+}
+
+func (ix *index) edgeViews(edges []export.Edge, in bool) []edgeView {
+	out := []edgeView{}
+	for _, e := range edges {
+		other := e.Target
+		if in {
+			other = e.Source
+		}
+		out = append(out, edgeView{Type: e.Type, Other: other, URL: ix.urls[other], Weight: e.Weight, EvidenceCount: e.EvidenceCount})
+	}
+	return out
+}
+
+// diagnosticFile is a file's diagnostics, with its page when it has one.
+type diagnosticFile struct {
+	Path  string              `json:"path"`
+	Items []export.Diagnostic `json:"items"`
+}
+
+func diagnosticFiles(ds []export.Diagnostic) []diagnosticFile {
+	out := []diagnosticFile{}
+	at := map[string]int{}
+	for _, d := range ds {
+		i, ok := at[d.Path]
+		if !ok {
+			i = len(out)
+			at[d.Path] = i
+			out = append(out, diagnosticFile{Path: d.Path})
+		}
+		out[i].Items = append(out[i].Items, d)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}

@@ -1,0 +1,551 @@
+package site_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/gen"
+	"github.com/engramhq/engram/indexer/source"
+)
+
+// hostile is a note that tries every way in: script tags, javascript:
+// links plain, entity-encoded and mixed-case, on…= attributes, style,
+// shortcodes and front matter that would steer Hugo. Every payload sets
+// window.pwned or opens a dialog, which the test watches for.
+const hostile = `---
+title: "EPISODE-<script>window.pwned=1</script>"
+outcome: failure
+task: '<img src=x onerror="window.pwned=2">'
+tags: ["<svg onload=window.pwned=3>", "x"]
+url: /evil/
+outputs: [json]
+---
+
+## Context
+
+Shortcode {{< param "title" >}} and {{% param "title" %}} stay text.
+<script>window.pwned=4</script>
+<div onclick="window.pwned=5" style="position:fixed">raw html block</div>
+
+[plain](javascript:window.pwned=6) [encoded](javascript&#58;window.pwned=7) [hex](&#x6A;avascript:window.pwned=8)
+[upper](JaVaScRiPt:window.pwned=9) [data](data:text/html;base64,PHNjcmlwdD4=) [vb](vbscript:msgbox)
+<a href="javascript:window.pwned=10">inline</a> [[<img src=x onerror=window.pwned=11>]] [ok](https://example.com/)
+
+## Observations
+
+- [risk] <b onmouseover="window.pwned=12">bold</b> #x
+
+## Decisions
+
+### d001: <script>window.pwned=13</script>
+
+- **Options**: <iframe src="javascript:alert(1)">, safe
+- **Chosen**: safe
+- **Rationale**: [r](javascript:alert(2))
+- **Effects**: [[javascript:alert(3)]]
+
+## Events
+
+- e001 2026-05-01T10:00:00Z error: <script>alert(4)</script> (leads_to e002)
+- e002 2026-05-01T10:05:00Z tool_call: {{< figure src="x" >}}
+
+## Lessons Learned
+
+- [link](javascript:alert(5)) in a lesson <style>body{display:none}</style>
+`
+
+// pageCheck is one page to load: the CSS selectors that must be present
+// and a text it must show.
+type pageCheck struct {
+	name, path string
+	parts      []string
+	text       string
+}
+
+// TestBrowserPages is issue 7's must-show, on a generated repository no
+// other test uses, with a hostile note added: each type of page loads in
+// headless chromium under netlify.toml's CSP with no console error, no
+// CSP violation and nothing executed, shows its parts, and has a JSON
+// twin that resolves. A screenshot of each is kept (ENGRAM_SCREENSHOTS
+// names a folder to keep them in).
+func TestBrowserPages(t *testing.T) {
+	bin := chromium(t)
+	o := gen.Sized(300)
+	o.Seed = 7007
+	corpus := gen.Generate(o)
+	last := corpus.Commits[len(corpus.Commits)-1].When
+	commits := append(corpus.Commits, source.Commit{When: last.Add(time.Hour), Message: "a hostile note",
+		Files: map[string][]byte{"episodes/hostile.md": []byte(hostile)}})
+	repo := t.TempDir()
+	if err := source.WriteRepo(repo, commits); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out}); err != nil {
+		t.Fatal(err)
+	}
+
+	// An episode that a pattern cites as evidence, with decisions and a
+	// lesson, and that pattern.
+	var ep, pat gen.Note
+	episodes := map[string]gen.Note{}
+	for _, e := range corpus.Episodes() {
+		episodes[e.Title] = e
+	}
+	for _, p := range corpus.Patterns() {
+		for _, ev := range p.Pattern.Evidence {
+			if e, ok := episodes[ev.Episode]; ok && len(e.Decisions) > 0 && ep.Title == "" {
+				ep, pat = e, p
+			}
+		}
+	}
+	if ep.Title == "" {
+		t.Fatal("the generated repository has no episode with decisions cited by a pattern")
+	}
+	epURL, patURL := pageURL(t, out, "episodes", ep.Title), pageURL(t, out, "patterns", pat.Title)
+	var epDoc export.Episode
+	readJSON(t, filepath.Join(out, filepath.FromSlash(epURL), "index.json"), &epDoc)
+	if len(epDoc.Lessons) == 0 {
+		t.Fatalf("%s has no lessons", ep.Title)
+	}
+	hostileURL := pageURL(t, out, "episodes", "EPISODE-<script>window.pwned=1</script>")
+	tagURL := pageURL(t, out, "tags", "x")
+	month := "/timeline/" + epDoc.Date[:7] + "/"
+
+	srv := serveSite(t, out)
+	ctx := newBrowser(t, bin)
+	problems := listenProblems(t, ctx)
+
+	checks := []pageCheck{
+		{"home", "/", []string{"#counts", "figure.chart svg", "#warnings", "#recent", "#best", "#lessons", "#health"}, "Recent episodes"},
+		{"episodes", "/episodes/", []string{"nav.filters a[href$='/outcomes/failure/']", "nav.filters a[href*='/tags/']", "table tbody tr"}, "newest first"},
+		{"episode", epURL, []string{"[aria-labelledby=decisions] .decision", "[aria-labelledby=lessons] li", "[aria-labelledby=cited] a[href='" + patURL + "']", "#source", ".prevnext a"}, ep.Title},
+		{"pattern", patURL, []string{"#rule", "#stats", "[aria-labelledby=evidence] li a[href='" + epURL + "']"}, "Evidence episodes"},
+		{"patterns", "/patterns/", []string{"table tbody tr"}, "Wilson"},
+		{"antipatterns", "/antipatterns/", []string{"ol.cards li a[href*='/patterns/']"}, "Antipatterns"},
+		{"lessons", "/lessons/", []string{"ol.lessons li"}, "Lessons"},
+		{"graph", "/graph/", []string{"canvas"}, "Causal graph"},
+		{"search", "/search/?q=" + url.QueryEscape(ep.Word), []string{"ol.results li a"}, "best matches for"},
+		{"tags", "/tags/", []string{"ul.tags li a"}, "Tags"},
+		{"tag", tagURL, []string{"ul.tagged li a"}, "#x"},
+		{"timeline", "/timeline/", []string{"figure.chart svg", "table tbody tr a"}, "month by month"},
+		{"month", month, []string{"table tbody tr a", ".prevnext"}, "Episodes of " + epDoc.Date[:7]},
+		{"outcome", "/outcomes/failure/", []string{"table tbody tr .badge.failure"}, "Failure episodes"},
+		{"outcomes", "/outcomes/", []string{"ul.counts a"}, "Outcomes"},
+		{"pending", "/pending/", []string{"main h1"}, "Pending"},
+		{"diagnostics", "/diagnostics/", []string{"section.diagnostics li code"}, "Diagnostics"},
+		{"notes", "/notes/", []string{"main h1"}, "Notes"},
+		{"workflows", "/workflows/", []string{"main h1"}, "Workflows"},
+		{"hostile episode", hostileURL, []string{"#context", "#decisions", "#timeline"}, "stay text"},
+	}
+	shots := os.Getenv("ENGRAM_SCREENSHOTS")
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	for _, tc := range checks {
+		t.Run(tc.name, func(t *testing.T) {
+			problems.reset()
+			loadPage(t, ctx, srv.URL, tc)
+			checkDOM(t, ctx, tc.path)
+			checkTwin(t, ctx, tc.path)
+			screenshot(t, ctx, filepath.Join(shots, strings.ReplaceAll(tc.name, " ", "-")+".png"))
+			if p := problems.take(); len(p) > 0 {
+				t.Errorf("%s: %v", tc.path, p)
+			}
+		})
+	}
+	t.Run("dark mode", func(t *testing.T) {
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+			t.Fatal(err)
+		}
+		defer chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{})
+		for _, tc := range []pageCheck{checks[0], checks[2], checks[3]} {
+			loadPage(t, ctx, srv.URL, tc)
+			bg, err := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(document.body).backgroundColor`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bg != "rgb(21, 24, 27)" {
+				t.Errorf("%s in dark mode has background %s", tc.path, bg)
+			}
+			screenshot(t, ctx, filepath.Join(shots, "dark-"+tc.name+".png"))
+		}
+	})
+	t.Run("print", func(t *testing.T) {
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"}); err != nil {
+			t.Fatal(err)
+		}
+		defer chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{})
+		loadPage(t, ctx, srv.URL, checks[2])
+		shown, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`getComputedStyle(document.querySelector('header.site')).display !== 'none'`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if shown {
+			t.Error("the site header is printed")
+		}
+	})
+	t.Run("keyboard", func(t *testing.T) {
+		// The first Tab lands on the skip link, which leads to the content.
+		loadPage(t, ctx, srv.URL, checks[2])
+		if err := chromedp.Do(ctx, chromedp.KeyEvent("\t")); err != nil {
+			t.Fatal(err)
+		}
+		focused, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.className + ' ' + document.activeElement.getAttribute('href')`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if focused != "skip #main" {
+			t.Errorf("first Tab focuses %q, want the skip link", focused)
+		}
+	})
+	t.Run("without JavaScript", func(t *testing.T) {
+		if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+			t.Fatal(err)
+		}
+		defer chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: false})
+		for _, tc := range []pageCheck{checks[0], checks[2], checks[3], {"graph", "/graph/", []string{"main a[href*='/']"}, "Causal graph"}} {
+			loadPage(t, ctx, srv.URL, tc)
+		}
+	})
+}
+
+// listenProblems records console errors and warnings, CSP violations,
+// failed loads, exceptions and dialogs of the browser in ctx.
+func listenProblems(t *testing.T, ctx context.Context) *problemLog {
+	t.Helper()
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	p := &problemLog{}
+	err := chromedp.Listen(ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeWarning {
+				p.add("console " + string(e.Type))
+			}
+		case *cdplog.EventEntryAdded:
+			if e.Entry.Level == cdplog.EntryLevelError || e.Entry.Level == cdplog.EntryLevelWarning {
+				p.add(string(e.Entry.Source) + ": " + e.Entry.Text)
+			}
+		case *runtime.EventExceptionThrown:
+			p.add("exception: " + e.ExceptionDetails.Text)
+		case *page.EventJavascriptDialogOpening:
+			p.add("dialog: " + e.Message)
+			go chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+type problemLog struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func (p *problemLog) add(s string) { p.mu.Lock(); p.list = append(p.list, s); p.mu.Unlock() }
+func (p *problemLog) reset()      { p.mu.Lock(); p.list = nil; p.mu.Unlock() }
+func (p *problemLog) take() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	l := p.list
+	p.list = nil
+	return l
+}
+
+// loadPage loads a page and waits for its parts; it must show its text.
+func loadPage(t *testing.T, ctx context.Context, base string, tc pageCheck) {
+	t.Helper()
+	actions := []chromedp.Action[chromedp.Void]{chromedp.Navigate(base + tc.path)}
+	for _, sel := range tc.parts {
+		actions = append(actions, chromedp.WaitReady(chromedp.CSS(sel)))
+	}
+	tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tctx, actions...); err != nil {
+		var missing []string
+		for _, sel := range tc.parts {
+			sel, _ := json.Marshal(sel)
+			found, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector(` + string(sel) + `) !== null`))
+			if err != nil || !found {
+				missing = append(missing, string(sel))
+			}
+		}
+		t.Fatalf("load %s: %v; missing %v", tc.path, err, missing)
+	}
+	body, err := chromedp.Run(tctx, chromedp.Text(chromedp.CSS("body")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(body, tc.text) {
+		t.Errorf("%s does not show %q", tc.path, tc.text)
+	}
+}
+
+// checkDOM: nothing of the hostile note became live markup, and nothing
+// ran. The only scripts are the site's own files.
+func checkDOM(t *testing.T, ctx context.Context, path string) {
+	t.Helper()
+	bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(function(){
+		var bad = [];
+		if (window.pwned !== undefined) bad.push('window.pwned = ' + window.pwned);
+		document.querySelectorAll('script').forEach(function(s){
+			if (!/\/js\/(search|graph)\.js$/.test(s.getAttribute('src') || '')) bad.push('script ' + s.outerHTML.slice(0, 80));
+		});
+		document.querySelectorAll('iframe, object, embed, style, [style]').forEach(function(e){ bad.push(e.tagName + ' ' + e.outerHTML.slice(0, 80)); });
+		document.querySelectorAll('*').forEach(function(e){
+			for (var i = 0; i < e.attributes.length; i++) {
+				var a = e.attributes[i];
+				if (/^on/i.test(a.name)) bad.push(e.tagName + ' ' + a.name);
+				if (/^(href|src|action|formaction|xlink:href)$/i.test(a.name) && !/^(https?:|mailto:|\/|#|\.|index\.json$)/i.test(a.value.trim()) && a.value !== '') bad.push(e.tagName + ' ' + a.name + '=' + a.value);
+			}
+		});
+		return bad;
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bad {
+		t.Errorf("%s: %s", path, b)
+	}
+}
+
+// checkTwin fetches the page's JSON twin, named by its
+// <link rel="alternate" type="application/json">, from the page itself.
+func checkTwin(t *testing.T, ctx context.Context, path string) {
+	t.Helper()
+	res, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async function(){
+		var l = document.querySelector('link[rel=alternate][type="application/json"]');
+		if (!l) return 'no link';
+		var r = await fetch(l.href);
+		if (!r.ok) return l.href + ': ' + r.status;
+		if (!/^application\/json/.test(r.headers.get('content-type') || '')) return l.href + ': content-type ' + r.headers.get('content-type');
+		try { JSON.parse(await r.text()); } catch (e) { return l.href + ': ' + e; }
+		return 'ok';
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res != "ok" {
+		t.Errorf("%s: JSON twin: %s", path, res)
+	}
+}
+
+func screenshot(t *testing.T, ctx context.Context, file string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// pageURL finds the page of the note called title in a section of the
+// built site, through the section's JSON twin.
+func pageURL(t *testing.T, out, section, title string) string {
+	t.Helper()
+	switch section {
+	case "tags":
+		var l export.List[struct{ Tag, URL string }]
+		readJSON(t, filepath.Join(out, "tags", "index.json"), &l)
+		for _, it := range l.Items {
+			if it.Tag == title {
+				return it.URL
+			}
+		}
+	default:
+		var l export.List[struct {
+			ID  string `json:"id"`
+			URL string `json:"url"`
+		}]
+		readJSON(t, filepath.Join(out, section, "index.json"), &l)
+		for _, it := range l.Items {
+			if it.ID == title {
+				return it.URL
+			}
+		}
+	}
+	t.Fatalf("no page for %q in /%s/", title, section)
+	return ""
+}
+
+func readJSON(t *testing.T, file string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+}
+
+// TestSiteLinksResolve: every link and every file a page of the built
+// demo and of a generated repository loads (href, src) names a file of
+// the output, and every page has its JSON twin.
+func TestSiteLinksResolve(t *testing.T) {
+	o := gen.Sized(120)
+	o.Seed = 4242
+	corpus := gen.Generate(o)
+	repo := t.TempDir()
+	if err := source.WriteRepo(repo, corpus.Commits); err != nil {
+		t.Fatal(err)
+	}
+	for name, dir := range map[string]string{"demo": filepath.Join("..", "content"), "generated": repo} {
+		t.Run(name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "public")
+			if _, err := indexer.Build(context.Background(), indexer.Options{Repo: dir, Out: out}); err != nil {
+				t.Fatal(err)
+			}
+			checkLinks(t, out)
+		})
+	}
+}
+
+var linkAttr = regexp.MustCompile(`\s(?:href|src)="([^"]*)"`)
+
+func checkLinks(t *testing.T, out string) {
+	t.Helper()
+	pages, broken := 0, 0
+	err := filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
+			return err
+		}
+		pages++
+		if _, err := os.Stat(filepath.Join(filepath.Dir(p), "index.json")); err != nil {
+			t.Errorf("%s has no JSON twin", p)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, m := range linkAttr.FindAllStringSubmatch(string(data), -1) {
+			target := strings.ReplaceAll(m[1], "&amp;", "&")
+			if !strings.HasPrefix(target, "/") || strings.HasPrefix(target, "//") {
+				continue // external, or an anchor on the page
+			}
+			u, err := url.Parse(target)
+			if err != nil {
+				t.Errorf("%s: bad link %q", p, target)
+				continue
+			}
+			f := filepath.Join(out, filepath.FromSlash(u.Path))
+			if strings.HasSuffix(u.Path, "/") {
+				f = filepath.Join(f, "index.html")
+			}
+			if _, err := os.Stat(f); err != nil && broken < 20 {
+				broken++
+				rel, _ := filepath.Rel(out, p)
+				t.Errorf("%s links to %s, which does not exist", rel, target)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pages < 10 {
+		t.Fatalf("only %d pages", pages)
+	}
+	t.Log(fmt.Sprintf("%d pages checked", pages))
+}
+
+// TestNetlifyConfig: netlify.toml builds with engram on a pinned Go, and
+// sends a strict CSP, nosniff, a referrer policy, cache headers, and JSON
+// with CORS for the API; the test server sends them as Netlify would.
+func TestNetlifyConfig(t *testing.T) {
+	var cfg struct {
+		Build struct {
+			Command     string            `toml:"command"`
+			Publish     string            `toml:"publish"`
+			Environment map[string]string `toml:"environment"`
+		} `toml:"build"`
+	}
+	if _, err := toml.DecodeFile(filepath.Join("..", "netlify.toml"), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(cfg.Build.Command, "./cmd/engram build") || cfg.Build.Publish == "" {
+		t.Errorf("build command %q publishing %q", cfg.Build.Command, cfg.Build.Publish)
+	}
+	gomod, err := os.ReadFile(filepath.Join("..", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goLine := regexp.MustCompile(`(?m)^go (\d+\.\d+)`).FindSubmatch(gomod)
+	if v := cfg.Build.Environment["GO_VERSION"]; goLine == nil || !regexp.MustCompile(`^\d+\.\d+\.\d+$`).MatchString(v) || !strings.HasPrefix(v, string(goLine[1])+".") {
+		t.Errorf("GO_VERSION %q is not a pinned release of go.mod's Go", v)
+	}
+
+	out := t.TempDir()
+	for p, data := range map[string]string{"index.html": "<!doctype html>", "api/v1/index.json": "{}", "api/v1/bootstrap.md": "# x", "css/engram.css": "body{}"} {
+		f := filepath.Join(out, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := serveSite(t, out)
+	get := func(path string) http.Header {
+		res, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.Header
+	}
+	home := get("/")
+	csp := home.Get("Content-Security-Policy")
+	for _, want := range []string{"default-src 'none'", "script-src 'self'", "style-src 'self'", "base-uri 'none'", "frame-ancestors 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %q", csp, want)
+		}
+	}
+	if strings.Contains(csp, "unsafe") {
+		t.Errorf("CSP %q allows unsafe sources", csp)
+	}
+	for k, want := range map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": "strict-origin-when-cross-origin"} {
+		if got := home.Get(k); got != want {
+			t.Errorf("%s: %q, want %q", k, got, want)
+		}
+	}
+	if home.Get("Cache-Control") == "" || get("/css/engram.css").Get("Cache-Control") == home.Get("Cache-Control") {
+		t.Errorf("pages and the stylesheet should have their own cache headers")
+	}
+	api := get("/api/v1/index.json")
+	if api.Get("Content-Type") != "application/json; charset=utf-8" || api.Get("Access-Control-Allow-Origin") != "*" || api.Get("Cache-Control") == "" {
+		t.Errorf("/api/v1/index.json headers: %v", api)
+	}
+	if md := get("/api/v1/bootstrap.md"); !strings.HasPrefix(md.Get("Content-Type"), "text/markdown") || md.Get("Access-Control-Allow-Origin") != "*" {
+		t.Errorf("/api/v1/bootstrap.md headers: %v", md)
+	}
+}
