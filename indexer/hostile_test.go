@@ -79,7 +79,7 @@ func TestBuildHostileNote(t *testing.T) {
 	if !strings.Contains(string(page), `href="https://example.com/"`) {
 		t.Errorf("a safe link should stay a link")
 	}
-	bad := regexp.MustCompile(`(?i)<script|<[a-z][^>]*\son[a-z]+\s*=|href\s*=\s*"\s*(javascript|vbscript|data):|<div|<b\s`)
+	bad := regexp.MustCompile(`(?i)<script|<[a-z][^>]*\son[a-z]+\s*=|href\s*=\s*"\s*(javascript|vbscript|data):|<div[^>]*>raw html|<b\s`)
 	// The site's only scripts: the search page's and the graph
 	// explorer's own files.
 	own := map[string][]byte{

@@ -270,7 +270,7 @@ type problemLog struct {
 }
 
 func (p *problemLog) add(s string) { p.mu.Lock(); p.list = append(p.list, s); p.mu.Unlock() }
-func (p *problemLog) reset()      { p.mu.Lock(); p.list = nil; p.mu.Unlock() }
+func (p *problemLog) reset()       { p.mu.Lock(); p.list = nil; p.mu.Unlock() }
 func (p *problemLog) take() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -292,7 +292,7 @@ func loadPage(t *testing.T, ctx context.Context, base string, tc pageCheck) {
 		var missing []string
 		for _, sel := range tc.parts {
 			sel, _ := json.Marshal(sel)
-			found, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector(` + string(sel) + `) !== null`))
+			found, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector(`+string(sel)+`) !== null`))
 			if err != nil || !found {
 				missing = append(missing, string(sel))
 			}
