@@ -103,7 +103,7 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	}
 	clock.start("similar")
 	sim := addSimilar(docs, sdocs)
-	clock.start("site+api")
+	clock.start("api")
 	files, err := docs.Files()
 	if err != nil {
 		return r, err
@@ -114,7 +114,7 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 		// are also the JSON twins of the pages that show them.
 		written := make(chan error, 1)
 		go func() { written <- writeFiles(dir, files) }()
-		err := site.Render(ctx, docs, dir, site.Options{Log: opt.Log, API: files})
+		err := site.Render(ctx, docs, dir, site.Options{Log: opt.Log, API: files, Stage: clock.start})
 		return errors.Join(err, <-written)
 	})
 	if err == nil {

@@ -27,6 +27,10 @@ type Options struct {
 	// API are the files of the JSON API (export.Site.Files), which are
 	// the JSON twins of the pages that show them; nil makes them again.
 	API []export.File
+	// Stage, when set, is called as each stage of the render begins:
+	// "pages" (the content, charts and HTML of the notes, made in Go),
+	// then "hugo" (Hugo renders them while the twins are written).
+	Stage func(name string)
 }
 
 // workDir is where the generated Hugo project lives in its in-memory file
@@ -44,6 +48,11 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 			return fmt.Errorf("render site: %w", err)
 		}
 	}
+	stage := opt.Stage
+	if stage == nil {
+		stage = func(string) {}
+	}
+	stage("pages")
 	ps := pages(s, newMarkdown())
 	src := afero.NewMemMapFs()
 	if err := writeProject(src, workDir, s, ps); err != nil {
@@ -55,6 +64,7 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 	}
 	// The twins go into the folders Hugo writes the pages to: write them
 	// while Hugo renders.
+	stage("hugo")
 	twins := make(chan error, 1)
 	go func() { twins <- writeTwins(publishDir, ps, api) }()
 	err := renderHugoFs(ctx, src, workDir, publishDir, log)
