@@ -3,7 +3,6 @@ package site_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -410,7 +409,8 @@ func readJSON(t *testing.T, file string, v any) {
 
 // TestSiteLinksResolve: every link and every file a page of the built
 // demo and of a generated repository loads (href, src) names a file of
-// the output, and every page has its JSON twin.
+// the output, and every page has its JSON twin. An episode page weighs at
+// most 50 KB with the CSS and JS it loads (issue 7).
 func TestSiteLinksResolve(t *testing.T) {
 	o := gen.Sized(120)
 	o.Seed = 4242
@@ -426,7 +426,45 @@ func TestSiteLinksResolve(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkLinks(t, out)
+			checkEpisodeWeight(t, out)
 		})
+	}
+}
+
+// maxEpisodeWeight is issue 7's budget for an episode page, with what it
+// loads, uncompressed.
+const maxEpisodeWeight = 50 * 1024
+
+var assetAttr = regexp.MustCompile(`<(?:link rel="stylesheet"|script) (?:href|src)="([^"]+)"`)
+
+func checkEpisodeWeight(t *testing.T, out string) {
+	t.Helper()
+	pages, _ := filepath.Glob(filepath.Join(out, "episodes", "*", "index.html"))
+	heaviest, name := 0, ""
+	for _, p := range pages {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := len(data)
+		for _, m := range assetAttr.FindAllStringSubmatch(string(data), -1) {
+			fi, err := os.Stat(filepath.Join(out, filepath.FromSlash(m[1])))
+			if err != nil {
+				t.Fatalf("%s loads %s: %v", p, m[1], err)
+			}
+			total += int(fi.Size())
+		}
+		if total > heaviest {
+			heaviest, name = total, p
+		}
+	}
+	if len(pages) == 0 {
+		t.Fatal("no episode pages")
+	}
+	rel, _ := filepath.Rel(out, name)
+	t.Logf("heaviest episode page: %s, %d bytes with its CSS and JS", rel, heaviest)
+	if heaviest > maxEpisodeWeight {
+		t.Errorf("%s weighs %d bytes with its CSS and JS, over %d", rel, heaviest, maxEpisodeWeight)
 	}
 }
 
@@ -475,7 +513,7 @@ func checkLinks(t *testing.T, out string) {
 	if pages < 10 {
 		t.Fatalf("only %d pages", pages)
 	}
-	t.Log(fmt.Sprintf("%d pages checked", pages))
+	t.Logf("%d pages checked", pages)
 }
 
 // TestNetlifyConfig: netlify.toml builds with engram on a pinned Go, and
