@@ -93,8 +93,7 @@ type graphView struct {
 	DataURL   string      `json:"data_url"`
 }
 
-// graphParams are the front matter params of the /graph/ page. doc.json_url
-// makes the base template link the page's JSON twin.
+// graphParams are the front matter params of the /graph/ page.
 func graphParams(s *export.Site) map[string]any {
 	d := graphData(s, false)
 	hubs := slices.Clone(d.Nodes)
@@ -103,7 +102,6 @@ func graphParams(s *export.Site) map[string]any {
 	url := s.BaseURL + graphDataPath
 	return map[string]any{
 		"kind": "graph",
-		"doc":  map[string]any{"json_url": url},
 		"graph": graphView{Nodes: len(d.Nodes), Edges: len(d.Edges), Isolated: d.Isolated,
 			NodeTypes: d.NodeTypes, EdgeTypes: d.EdgeTypes, Hubs: hubs, DataURL: url},
 	}

@@ -132,10 +132,10 @@ func TestGraphParams(t *testing.T) {
 	if p["kind"] != "graph" {
 		t.Errorf("kind %v", p["kind"])
 	}
-	if doc := p["doc"].(map[string]any); doc["json_url"] != "/graph/index.json" {
-		t.Errorf("json_url %v", doc["json_url"])
-	}
 	v := p["graph"].(graphView)
+	if v.DataURL != "/graph/index.json" {
+		t.Errorf("data_url %v", v.DataURL)
+	}
 	if len(v.Hubs) != maxHubs {
 		t.Fatalf("%d hubs, want %d", len(v.Hubs), maxHubs)
 	}

@@ -31,6 +31,7 @@
   var ARROW_EDGE_PX = 40;  // draw arrowheads once an edge is this long
   var MAX_LABELS = 160;
   var CLICK_PX = 4;        // a press that moves less than this is a click
+  var LAYER_MARGIN = 0.3;  // the layer's margin, a share of the view
 
   var g = null;            // the loaded graph, see load()
   var view = { scale: 1, tx: 0, ty: 0, w: 0, h: 0, dpr: 1, fitted: false };
@@ -191,32 +192,66 @@
 
   // --- drawing ----------------------------------------------------------
 
+  // The edges, nodes and labels are drawn into a layer, an offscreen
+  // canvas a margin larger than the view; a frame copies it, offset by how
+  // far the view has moved since, and draws the focus on top. Panning at
+  // one scale then costs one copy a frame, not thousands of paths: the
+  // layer is drawn again only when the scale, the filters, the colours or
+  // the size change, or the view moves past the margin.
+  var layer = document.createElement("canvas"), pen = layer.getContext("2d");
+  var lay = null;          // how the layer was drawn: see drawLayer
+  var version = 0;         // bumped when the filters or colours change
+  var counts = { nodes: 0, edges: 0 };
+
   function draw() {
     pending = 0;
     var t0 = performance.now();
     var dpr = view.dpr, s = view.scale;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    var mx = Math.round(view.w * LAYER_MARGIN), my = Math.round(view.h * LAYER_MARGIN);
+    if (!lay || lay.scale !== s || lay.version !== version || lay.w !== view.w || lay.h !== view.h || lay.dpr !== dpr ||
+        Math.abs(view.tx - lay.tx) > mx || Math.abs(view.ty - lay.ty) > my) {
+      drawLayer(mx, my);
+    }
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.fillStyle = colours.bg;
-    ctx.fillRect(0, 0, view.w, view.h);
-    var vis = { x0: -view.tx / s, y0: -view.ty / s, x1: (view.w - view.tx) / s, y1: (view.h - view.ty) / s };
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    ctx.drawImage(layer, Math.round((view.tx - lay.tx - mx) * dpr), Math.round((view.ty - lay.ty - my) * dpr));
     ctx.setTransform(dpr * s, 0, 0, dpr * s, dpr * view.tx, dpr * view.ty);
-    var edges = drawEdges(vis);
-    var nodes = drawNodes(vis);
     drawFocus();
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawLabels(vis);
     if (keyboard && document.activeElement === canvas) drawCross();
     frames++;
     drawMs += performance.now() - t0;
     var d = canvas.dataset;
-    d.nodes = String(nodes);
-    d.edges = String(edges);
+    d.nodes = String(counts.nodes);
+    d.edges = String(counts.edges);
     d.scale = String(s);
     d.tx = String(view.tx);
     d.ty = String(view.ty);
     d.frames = String(frames);
     d.drawMs = drawMs.toFixed(1);
     if (!d.ready) ready();
+  }
+
+  // drawLayer draws the view and a margin of mx, my CSS pixels around it.
+  // In the layer, a point of the layout is at layout × scale + (ox, oy).
+  function drawLayer(mx, my) {
+    var dpr = view.dpr, s = view.scale;
+    lay = { scale: s, tx: view.tx, ty: view.ty, w: view.w, h: view.h, dpr: dpr, version: version,
+      mx: mx, my: my, ox: view.tx + mx, oy: view.ty + my, lw: view.w + 2 * mx, lh: view.h + 2 * my };
+    var pw = Math.round(lay.lw * dpr), ph = Math.round(lay.lh * dpr);
+    if (layer.width !== pw || layer.height !== ph) {
+      layer.width = pw;
+      layer.height = ph;
+    }
+    pen.setTransform(dpr, 0, 0, dpr, 0, 0);
+    pen.clearRect(0, 0, lay.lw, lay.lh);
+    var vis = { x0: -lay.ox / s, y0: -lay.oy / s, x1: (lay.lw - lay.ox) / s, y1: (lay.lh - lay.oy) / s };
+    pen.setTransform(dpr * s, 0, 0, dpr * s, dpr * lay.ox, dpr * lay.oy);
+    counts.edges = drawEdges(vis);
+    counts.nodes = drawNodes(vis);
+    pen.setTransform(dpr, 0, 0, dpr, 0, 0);
+    drawLabels(vis);
   }
 
   function ready() {
@@ -233,11 +268,11 @@
   // how many pass the filters (in view or not).
   function drawEdges(vis) {
     var count = 0, arrows = g.unit * view.scale >= ARROW_EDGE_PX;
-    ctx.lineWidth = 1 / view.scale;
+    pen.lineWidth = 1 / view.scale;
     for (var t = 0; t < g.etypes.length; t++) {
       if (!g.showEdge[t]) continue;
       var list = g.edgesByType[t];
-      ctx.beginPath();
+      pen.beginPath();
       for (var k = 0; k < list.length; k++) {
         var i = list[k];
         if (!edgeVisible(i)) continue;
@@ -245,15 +280,15 @@
         var a = g.src[i], b = g.dst[i];
         var x0 = g.x[a], y0 = g.y[a], x1 = g.x[b], y1 = g.y[b];
         if (Math.max(x0, x1) < vis.x0 || Math.min(x0, x1) > vis.x1 || Math.max(y0, y1) < vis.y0 || Math.min(y0, y1) > vis.y1) continue;
-        ctx.moveTo(x0, y0);
-        ctx.lineTo(x1, y1);
+        pen.moveTo(x0, y0);
+        pen.lineTo(x1, y1);
         if (arrows) arrowHead(x0, y0, x1, y1, g.r[b]);
       }
-      ctx.strokeStyle = colour(g.etypes[t].colour);
-      ctx.globalAlpha = g.etypes[t].colour === "muted" ? 0.45 : 0.7;
-      ctx.stroke();
+      pen.strokeStyle = colour(g.etypes[t].colour);
+      pen.globalAlpha = g.etypes[t].colour === "muted" ? 0.45 : 0.7;
+      pen.stroke();
     }
-    ctx.globalAlpha = 1;
+    pen.globalAlpha = 1;
     return count;
   }
 
@@ -263,9 +298,9 @@
     if (len === 0) return;
     var ux = dx / len, uy = dy / len, size = 7 / view.scale;
     var tx = x1 - ux * Math.max(r, MIN_PX / view.scale), ty = y1 - uy * Math.max(r, MIN_PX / view.scale);
-    ctx.moveTo(tx - ux * size - uy * size * 0.5, ty - uy * size + ux * size * 0.5);
-    ctx.lineTo(tx, ty);
-    ctx.lineTo(tx - ux * size + uy * size * 0.5, ty - uy * size - ux * size * 0.5);
+    pen.moveTo(tx - ux * size - uy * size * 0.5, ty - uy * size + ux * size * 0.5);
+    pen.lineTo(tx, ty);
+    pen.lineTo(tx - ux * size + uy * size * 0.5, ty - uy * size - ux * size * 0.5);
   }
 
   function radius(i) { return Math.max(g.r[i], MIN_PX / view.scale); }
@@ -278,19 +313,19 @@
       if (!g.showNode[t]) continue;
       var list = g.nodesByType[t];
       count += list.length;
-      ctx.beginPath();
+      pen.beginPath();
       for (var k = 0; k < list.length; k++) {
         var i = list[k], x = g.x[i], y = g.y[i], r = radius(i);
         if (x + r < vis.x0 || x - r > vis.x1 || y + r < vis.y0 || y - r > vis.y1) continue;
         if (r <= tiny) {
-          ctx.rect(x - r, y - r, 2 * r, 2 * r);
+          pen.rect(x - r, y - r, 2 * r, 2 * r);
         } else {
-          ctx.moveTo(x + r, y);
-          ctx.arc(x, y, r, 0, 2 * Math.PI);
+          pen.moveTo(x + r, y);
+          pen.arc(x, y, r, 0, 2 * Math.PI);
         }
       }
-      ctx.fillStyle = colour(g.ntypes[t].colour);
-      ctx.fill();
+      pen.fillStyle = colour(g.ntypes[t].colour);
+      pen.fill();
     }
     return count;
   }
@@ -325,57 +360,62 @@
   // drawLabels names the nodes in view, hubs first, once there is room:
   // right of the node, else left of it, never over another label or node.
   function drawLabels(vis) {
-    var all = g.unit * view.scale >= LABEL_EDGE_PX, placed = [], f = focused();
-    ctx.font = "12px system-ui, sans-serif";
-    ctx.textBaseline = "middle";
-    ctx.lineJoin = "round";
-    ctx.lineWidth = 3;
-    ctx.strokeStyle = colours.bg;
-    ctx.fillStyle = colours.fg;
+    var all = g.unit * view.scale >= LABEL_EDGE_PX, placed = [];
+    pen.font = "12px system-ui, sans-serif";
+    pen.textBaseline = "middle";
+    pen.lineJoin = "round";
+    pen.lineWidth = 3;
+    pen.strokeStyle = colours.bg;
+    pen.fillStyle = colours.fg;
     for (var k = 0; k < g.n && placed.length < MAX_LABELS; k++) {
       var i = g.byDegree[k];
-      if (i === f || !g.showNode[g.ntype[i]]) continue;
+      if (!g.showNode[g.ntype[i]]) continue;
       var r = radius(i) * view.scale;
       if (!all && r < 6) continue;
       if (g.x[i] < vis.x0 || g.x[i] > vis.x1 || g.y[i] < vis.y0 || g.y[i] > vis.y1) continue;
-      var text = short(label(i), 32), w = ctx.measureText(text).width;
-      var cx = g.x[i] * view.scale + view.tx, cy = g.y[i] * view.scale + view.ty;
+      var text = short(label(i), 32), w = pen.measureText(text).width;
+      var cx = g.x[i] * view.scale + lay.ox, cy = g.y[i] * view.scale + lay.oy;
       var right = { x0: cx + r + 3, y0: cy - 7, x1: cx + r + 3 + w, y1: cy + 7 };
       var left = { x0: cx - r - 3 - w, y0: cy - 7, x1: cx - r - 3, y1: cy + 7 };
       var rect = free(right, placed, i) ? right : free(left, placed, i) ? left : null;
       if (!rect) continue;
       placed.push(rect);
-      ctx.strokeText(text, rect.x0, cy);
-      ctx.fillText(text, rect.x0, cy);
+      pen.strokeText(text, rect.x0, cy);
+      pen.fillText(text, rect.x0, cy);
     }
   }
 
-  // free tells whether a label's rectangle on screen is clear of the
-  // labels placed so far and of every shown node but its own.
+  // free tells whether a label's rectangle in the layer is clear of the
+  // labels placed so far and of every shown node but its own, and does not
+  // cross the edge of the layer or of the view.
   function free(rect, placed, self) {
-    if (rect.x0 < 0 || rect.x1 > view.w) return false;
+    if (rect.x0 < 0 || rect.x1 > lay.lw || rect.y0 < 0 || rect.y1 > lay.lh) return false;
+    if (across(rect.x0, rect.x1, lay.mx) || across(rect.x0, rect.x1, lay.mx + lay.w) ||
+        across(rect.y0, rect.y1, lay.my) || across(rect.y0, rect.y1, lay.my + lay.h)) return false;
     for (var p = 0; p < placed.length; p++) {
       var q = placed[p];
       if (rect.x0 < q.x1 && q.x0 < rect.x1 && rect.y0 < q.y1 && q.y0 < rect.y1) return false;
     }
     var s = view.scale, gr = g.grid, reach = g.unit;
-    var c0 = clamp(Math.floor(((rect.x0 - view.tx) / s - reach) / gr.cell), 0, gr.cols - 1);
-    var c1 = clamp(Math.floor(((rect.x1 - view.tx) / s + reach) / gr.cell), 0, gr.cols - 1);
-    var r0 = clamp(Math.floor(((rect.y0 - view.ty) / s - reach) / gr.cell), 0, gr.rows - 1);
-    var r1 = clamp(Math.floor(((rect.y1 - view.ty) / s + reach) / gr.cell), 0, gr.rows - 1);
+    var c0 = clamp(Math.floor(((rect.x0 - lay.ox) / s - reach) / gr.cell), 0, gr.cols - 1);
+    var c1 = clamp(Math.floor(((rect.x1 - lay.ox) / s + reach) / gr.cell), 0, gr.cols - 1);
+    var r0 = clamp(Math.floor(((rect.y0 - lay.oy) / s - reach) / gr.cell), 0, gr.rows - 1);
+    var r1 = clamp(Math.floor(((rect.y1 - lay.oy) / s + reach) / gr.cell), 0, gr.rows - 1);
     for (var row = r0; row <= r1; row++) {
       for (var col = c0; col <= c1; col++) {
         var cell = row * gr.cols + col;
         for (var k = gr.start[cell]; k < gr.start[cell + 1]; k++) {
           var i = gr.items[k];
           if (i === self || !g.showNode[g.ntype[i]]) continue;
-          var x = g.x[i] * s + view.tx, y = g.y[i] * s + view.ty, r = radius(i) * s + 1;
+          var x = g.x[i] * s + lay.ox, y = g.y[i] * s + lay.oy, r = radius(i) * s + 1;
           if (x + r > rect.x0 && x - r < rect.x1 && y + r > rect.y0 && y - r < rect.y1) return false;
         }
       }
     }
     return true;
   }
+
+  function across(a, b, edge) { return a < edge && b > edge; }
 
   function drawCross() {
     var cx = view.w / 2, cy = view.h / 2;
@@ -496,7 +536,7 @@
 
   canvas.addEventListener("pointerdown", function (e) {
     if (!g || (e.pointerType === "mouse" && e.button !== 0)) return;
-    canvas.setPointerCapture(e.pointerId);
+    try { canvas.setPointerCapture(e.pointerId); } catch (err) { /* a synthetic pointer: nothing to capture */ }
     var p = local(e);
     pointers.set(e.pointerId, p);
     keyboard = false;
@@ -594,6 +634,7 @@
     var list = t.name === "edge" ? g.etypes : g.ntypes, show = t.name === "edge" ? g.showEdge : g.showNode;
     for (var k = 0; k < list.length; k++) if (list[k].type === t.value) show[k] = t.checked;
     if (hover >= 0 && !g.showNode[g.ntype[hover]]) setHover(-1);
+    version++;
     summary();
     schedule();
   });
@@ -610,7 +651,7 @@
   readColours();
   if (window.matchMedia) {
     var dark = window.matchMedia("(prefers-color-scheme: dark)");
-    var recolour = function () { readColours(); schedule(); };
+    var recolour = function () { readColours(); version++; schedule(); };
     if (dark.addEventListener) dark.addEventListener("change", recolour);
   }
 
