@@ -63,7 +63,8 @@ func layoutGraph(n int, edges [][2]int, group []int) []vec {
 	for i, c := range comps {
 		boxes[i] = placeComponent(c, adj, pos)
 	}
-	width, height := packBoxes(boxes, pos, comps)
+	// The isolated nodes' grid, as wide as the packing, counts in its area.
+	width, height := packBoxes(boxes, pos, comps, float64(len(singles))*layoutCell*layoutCell)
 	lone := make([]int, len(singles))
 	for i, c := range singles {
 		lone[i] = c[0]
@@ -155,8 +156,8 @@ func forceLayout(nbr [][]int32, seed uint64) []vec {
 	for i := range p {
 		p[i] = vec{rng.Float64() * side, rng.Float64() * side}
 	}
-	if n == 2 {
-		return []vec{{0, 0}, {1, 0}}
+	if small := smallLayout(nbr); small != nil {
+		return small
 	}
 	iters := min(layoutMaxIters, max(40, layoutWork/n))
 	step := max(side/5, 1)
@@ -188,6 +189,30 @@ func forceLayout(nbr [][]int32, seed uint64) []vec {
 		step, progress = cool(step, energy, prev, progress)
 		if moved/float64(n) < layoutTol {
 			break
+		}
+	}
+	return p
+}
+
+// smallLayout places the components of two and three nodes, most of a
+// memory's (an episode's decisions), without simulation: a straight line,
+// or a triangle. It returns nil for larger ones.
+func smallLayout(nbr [][]int32) []vec {
+	switch {
+	case len(nbr) == 2:
+		return []vec{{0, 0}, {1, 0}}
+	case len(nbr) != 3:
+		return nil
+	case len(nbr[0]) == 2 && len(nbr[1]) == 2 && len(nbr[2]) == 2:
+		return []vec{{0, 0}, {1, 0}, {0.5, math.Sqrt(3) / 2}}
+	}
+	// A path: its middle node is the one with two neighbours.
+	p := make([]vec, 3)
+	for i, end := range nbr {
+		if len(end) == 2 {
+			p[i] = vec{1, 0}
+			p[end[0]] = vec{0, 0}
+			p[end[1]] = vec{2, 0}
 		}
 	}
 	return p
@@ -290,8 +315,10 @@ func bounds(p []vec) (minX, minY, maxX, maxY float64) {
 
 // packBoxes places the components' boxes, tallest first, each at the
 // lowest then leftmost free spot on a skyline, and moves their nodes
-// there. It returns the packing's width and height.
-func packBoxes(boxes []box, pos []vec, comps [][]int) (width, height float64) {
+// there. Its width is chosen for the boxes and extra area below them to
+// have about the aspect layoutAspect. It returns the packing's width and
+// height.
+func packBoxes(boxes []box, pos []vec, comps [][]int, extra float64) (width, height float64) {
 	// Sizes are rounded up to whole units and equal boxes placed one after
 	// the other: the many small components of a shape then pack as a
 	// grid, without holes.
@@ -308,7 +335,7 @@ func packBoxes(boxes []box, pos []vec, comps [][]int) (width, height float64) {
 		area += float64(b.w * b.h)
 		widest = max(widest, b.w)
 	}
-	width = max(widest, math.Sqrt(area*layoutAspect))
+	width = max(widest, math.Sqrt((area+extra)*layoutAspect))
 	sky := skyline{{x: 0, w: width}}
 	for _, i := range order {
 		b := boxes[i]

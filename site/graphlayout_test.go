@@ -142,3 +142,20 @@ func BenchmarkLayout26k(b *testing.B) {
 		layoutGraph(26_000, edges, group)
 	}
 }
+
+func TestSmallLayout(t *testing.T) {
+	for _, tc := range []struct {
+		nbr  [][]int32
+		want []vec
+	}{
+		{[][]int32{{1}, {0}}, []vec{{0, 0}, {1, 0}}},
+		{[][]int32{{1}, {0, 2}, {1}}, []vec{{0, 0}, {1, 0}, {2, 0}}},
+		{[][]int32{{2}, {2}, {0, 1}}, []vec{{0, 0}, {2, 0}, {1, 0}}},
+		{[][]int32{{1, 2}, {0, 2}, {0, 1}}, []vec{{0, 0}, {1, 0}, {0.5, math.Sqrt(3) / 2}}},
+		{[][]int32{{1}, {0, 2}, {1, 3}, {2}}, nil},
+	} {
+		if got := smallLayout(tc.nbr); !slices.Equal(got, tc.want) {
+			t.Errorf("%v: %v, want %v", tc.nbr, got, tc.want)
+		}
+	}
+}
