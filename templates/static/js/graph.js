@@ -32,6 +32,7 @@
   var MAX_LABELS = 160;
   var CLICK_PX = 4;        // a press that moves less than this is a click
   var LAYER_MARGIN = 0.3;  // the layer's margin, a share of the view
+  var ZOOM_REST_MS = 150;  // a smooth zoom rests after this long without a step
 
   var g = null;            // the loaded graph, see load()
   var view = { scale: 1, tx: 0, ty: 0, w: 0, h: 0, dpr: 1, fitted: false };
@@ -171,7 +172,15 @@
     view.maxScale = Math.max(view.scale * 4, 400 / g.unit);
   }
 
-  function zoomAt(factor, sx, sy) {
+  // zoomAt zooms about a point of the view. A smooth zoom (the wheel, a
+  // pinch) comes in many small steps: until it rests, frames stretch the
+  // layer instead of drawing it anew.
+  var zooming = 0;
+  function zoomAt(factor, sx, sy, smooth) {
+    if (smooth) {
+      clearTimeout(zooming);
+      zooming = setTimeout(function () { zooming = 0; schedule(); }, ZOOM_REST_MS);
+    }
     var s = clamp(view.scale * factor, view.minScale, view.maxScale);
     factor = s / view.scale;
     view.tx = sx - (sx - view.tx) * factor;
@@ -208,14 +217,24 @@
     var t0 = performance.now();
     var dpr = view.dpr, s = view.scale;
     var mx = Math.round(view.w * LAYER_MARGIN), my = Math.round(view.h * LAYER_MARGIN);
-    if (!lay || lay.scale !== s || lay.version !== version || lay.w !== view.w || lay.h !== view.h || lay.dpr !== dpr ||
-        Math.abs(view.tx - lay.tx) > mx || Math.abs(view.ty - lay.ty) > my) {
+    var stale = !lay || lay.version !== version || lay.w !== view.w || lay.h !== view.h || lay.dpr !== dpr;
+    var k = lay ? s / lay.scale : 1;
+    // While the wheel or a pinch zooms, the layer is stretched; it is
+    // drawn anew once the zoom rests.
+    var stretch = !stale && zooming && k !== 1 && k > 0.5 && k < 2;
+    if (!stretch && (stale || k !== 1 || Math.abs(view.tx - lay.tx) > mx || Math.abs(view.ty - lay.ty) > my)) {
       drawLayer(mx, my);
+      k = 1;
     }
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.fillStyle = colours.bg;
     ctx.fillRect(0, 0, canvas.width, canvas.height);
-    ctx.drawImage(layer, Math.round((view.tx - lay.tx - mx) * dpr), Math.round((view.ty - lay.ty - my) * dpr));
+    var bx = (view.tx - lay.ox * k) * dpr, by = (view.ty - lay.oy * k) * dpr;
+    if (k === 1) {
+      ctx.drawImage(layer, Math.round(bx), Math.round(by));
+    } else {
+      ctx.drawImage(layer, bx, by, layer.width * k, layer.height * k);
+    }
     ctx.setTransform(dpr * s, 0, 0, dpr * s, dpr * view.tx, dpr * view.ty);
     drawFocus();
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -554,7 +573,7 @@
     pointers.set(e.pointerId, p);
     if (pointers.size === 2) {
       var d = spread(), mid = middle();
-      if (pinch > 0 && d > 0) zoomAt(d / pinch, mid.x, mid.y);
+      if (pinch > 0 && d > 0) zoomAt(d / pinch, mid.x, mid.y, true);
       pinch = d;
       return;
     }
@@ -596,7 +615,7 @@
     e.preventDefault();
     var dy = e.deltaY * (e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? view.h : 1);
     var p = local(e);
-    zoomAt(Math.exp(-clamp(dy, -300, 300) * 0.002), p.x, p.y);
+    zoomAt(Math.exp(-clamp(dy, -300, 300) * 0.002), p.x, p.y, true);
   }, { passive: false });
 
   canvas.addEventListener("keydown", function (e) {
