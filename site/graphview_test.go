@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/spf13/afero"
@@ -153,29 +152,5 @@ func TestGraphParams(t *testing.T) {
 	small := graphParams(graphSite(1))["graph"].(graphView)
 	if len(small.Hubs) != 4 || small.Nodes != 5 || small.Edges != 2 || small.Isolated != 1 {
 		t.Errorf("small graph: %+v", small)
-	}
-}
-
-// BenchmarkGraphDataFile lays out and encodes the graph.json named by
-// $ENGRAM_GRAPH_JSON, such as a built 10,000-note repository's
-// api/v1/graph.json (BENCHMARKS.md).
-func BenchmarkGraphDataFile(b *testing.B) {
-	path := os.Getenv("ENGRAM_GRAPH_JSON")
-	if path == "" {
-		b.Skip("set ENGRAM_GRAPH_JSON to a graph.json")
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := &export.Site{BaseURL: "/"}
-	if err := json.Unmarshal(data, &s.Graph); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportMetric(float64(len(s.Graph.Nodes)), "nodes")
-	for b.Loop() {
-		if _, err := encodeGraph(graphData(s, true)); err != nil {
-			b.Fatal(err)
-		}
 	}
 }
