@@ -371,6 +371,15 @@ func TestBrowserGraph(t *testing.T) {
 			shoot(t, ctx, "graph-"+scheme+".png", false)
 			shoot(t, ctx, "graph-page-"+scheme+".png", true)
 		}
+		// A phone: the controls wrap and the canvas keeps its size.
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2))); err != nil {
+			t.Fatal(err)
+		}
+		defer chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900))
+		if s := openGraph(t, ctx, srv.URL); s.Width > 390 || s.Height < 300 {
+			t.Errorf("on a phone the canvas is %v×%v", s.Width, s.Height)
+		}
+		shoot(t, ctx, "graph-phone.png", false)
 		check(t)
 	})
 
