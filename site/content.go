@@ -89,10 +89,11 @@ func pages(s *export.Site, md markdown) []page {
 			Title: e.Title, Date: e.Created, Lastmod: e.Updated, Params: params,
 		}})
 	}
-	for _, p := range s.Patterns {
+	graphs := ix.neighbourhoodSVGs(s.Patterns)
+	for i, p := range s.Patterns {
 		h := patternHTML(p, md)
 		h["interval"] = intervalChart(p)
-		h["graph"] = ix.hood.svg(p.ID)
+		h["graph"] = graphs[i]
 		params := map[string]any{"kind": "pattern", "html": h, "edges_out": ix.edgeViews(p.EdgesOut, false), "edges_in": ix.edgeViews(p.EdgesIn, true),
 			"tags": ix.tagLinks(p.Tags)}
 		p.Links, p.Sections = nil, nil

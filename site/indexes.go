@@ -1,9 +1,12 @@
 package site
 
 import (
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/engramhq/engram/indexer/export"
 )
@@ -290,6 +293,23 @@ func notesList(s *export.Site) export.List[export.Ref] {
 		items = append(items, export.Ref{ID: n.ID, Type: n.Type, URL: n.URL})
 	}
 	return export.List[export.Ref]{Version: export.SchemaVersion, ReferenceTime: s.Manifest.ReferenceTime, Items: items}
+}
+
+// neighbourhoodSVGs draws every pattern's neighbourhood, on all CPUs:
+// it is most of the time spent making the pages of a large repository.
+func (ix *index) neighbourhoodSVGs(ps []export.Pattern) []string {
+	out := make([]string, len(ps))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(ps)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(ps); i = int(next.Add(1)) - 1 {
+				out[i] = ix.hood.svg(ps[i].ID)
+			}
+		})
+	}
+	wg.Wait()
+	return out
 }
 
 // edgeView is a causal edge as a pattern page lists it: the note at its
