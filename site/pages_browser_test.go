@@ -131,6 +131,7 @@ func TestBrowserPages(t *testing.T) {
 	tagURL := pageURL(t, out, "tags", "x")
 	month := "/timeline/" + epDoc.Date[:7] + "/"
 
+	noHostileMarkup(t, out)
 	srv := serveSite(t, out)
 	ctx := newBrowser(t, bin)
 	problems := listenProblems(t, ctx)
@@ -227,6 +228,39 @@ func TestBrowserPages(t *testing.T) {
 			loadPage(t, ctx, srv.URL, tc)
 		}
 	})
+}
+
+// ownScript is the only script tag a page may have: the site's own file.
+var ownScript = regexp.MustCompile(`<script src="/js/(search|graph)\.js" defer></script>`)
+
+// hostileMarkup is what the hostile note would leave in a page if it got
+// through: a script, an event handler attribute, a script URL, an inline
+// style, a frame.
+var hostileMarkup = regexp.MustCompile(`(?i)<script|<[a-z][^>]*\son[a-z]+\s*=|(?:href|src)\s*=\s*"\s*(?:javascript|vbscript|data):|<[a-z][^>]*\sstyle\s*=|<iframe|<style`)
+
+// noHostileMarkup scans every page and feed of the output as text.
+func noHostileMarkup(t *testing.T, out string) {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".html") || strings.HasSuffix(p, ".xml")) {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		n++
+		if m := hostileMarkup.Find(ownScript.ReplaceAll(data, nil)); m != nil {
+			rel, _ := filepath.Rel(out, p)
+			t.Errorf("%s contains %q", rel, m)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d pages and feeds scanned for hostile markup", n)
 }
 
 // listenProblems records console errors and warnings, CSP violations,
