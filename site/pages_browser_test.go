@@ -65,8 +65,8 @@ Shortcode {{< param "title" >}} and {{% param "title" %}} stay text.
 
 ## Events
 
-- e001 2026-05-01T10:00:00Z error: <script>alert(4)</script> (leads_to e002)
-- e002 2026-05-01T10:05:00Z tool_call: {{< figure src="x" >}}
+1. [2026-05-01T10:00:00Z] <script>alert(4)</script> (leads_to e002) #error
+2. [2026-05-01T10:05:00Z] {{< figure src="x" >}} [x](javascript:alert(6)) #tool_call
 
 ## Lessons Learned
 
