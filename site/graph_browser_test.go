@@ -167,17 +167,8 @@ func openGraph(t *testing.T, ctx context.Context, base string) canvasState {
 	if err := chromedp.Do(tctx, chromedp.Navigate(base+"/graph/")); err != nil {
 		t.Fatal(err)
 	}
-	// Poll from here: an evaluation fails while a document replaces
-	// another, so errors only mean "not yet".
-	var err error
-	for ready := false; !ready; {
-		ready, err = chromedp.Run(tctx, chromedp.Evaluate[bool](`location.pathname === "/graph/" && document.documentElement.dataset.graphReady === "1"`))
-		if tctx.Err() != nil {
-			t.Fatalf("the explorer never got ready: %v", err)
-		}
-		if !ready {
-			time.Sleep(20 * time.Millisecond)
-		}
+	if !waitJS(tctx, `location.pathname === "/graph/" && document.documentElement.dataset.graphReady === "1"`) {
+		t.Fatal("the explorer never got ready")
 	}
 	// Scrolling moves the canvas: let the page draw.
 	if err := chromedp.Do(tctx, chromedp.Evaluate[chromedp.Void](`document.getElementById("graph-canvas").scrollIntoView({block: "center"})`), settle); err != nil {
@@ -188,6 +179,23 @@ func openGraph(t *testing.T, ctx context.Context, base string) canvasState {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// waitJS evaluates expr until it is true or ctx ends, and tells which.
+// It polls from Go, not in the page: an evaluation fails while a document
+// replaces another, and a page in the back-forward cache runs no timers,
+// so errors only mean "not yet".
+func waitJS(ctx context.Context, expr string) bool {
+	for {
+		if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr)); err == nil && ok {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 func buildSite(t *testing.T, repo string) string {
@@ -402,6 +410,72 @@ func TestBrowserGraph(t *testing.T) {
 		shoot(t, ctx, "graph-nojs.png", true)
 		check(t)
 	})
+}
+
+// TestBrowserGraphBack: back from a node's page, which the browser
+// reloads (no back-forward cache), it restores the boxes as the reader
+// left them, and the drawing follows them.
+func TestBrowserGraphBack(t *testing.T) {
+	bin := chromium(t)
+	out := buildSite(t, filepath.Join("..", "content"))
+	g := readGraphJSON(t, out)
+	srv := serveSite(t, out)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin),
+		chromedp.NoSandbox, chromedp.Flag("disable-back-forward-cache", true), chromedp.UserDataDir(t.TempDir()))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, time.Minute)
+	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	probs := watchProblems(t, ctx)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+	openGraph(t, ctx, srv.URL)
+	typ := g.EdgeTypes[0]
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf("input[name=edge][value=%q]", typ.Type)))); err != nil {
+		t.Fatal(err)
+	}
+	s, err := graphState(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub := hubWithURL(g)
+	x, y := s.screen(g, hub)
+	u, _ := url.Parse(g.Nodes[hub].URL)
+	if err := chromedp.Do(ctx, chromedp.MouseClickXY(x, y)); err != nil {
+		t.Fatal(err)
+	}
+	if loc := waitPath(ctx, u.Path); loc != u.Path {
+		t.Fatalf("clicked %s: at %s", g.Nodes[hub].ID, loc)
+	}
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`setTimeout(function () { history.back(); }, 0)`)); err != nil {
+		t.Fatal(err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if !waitJS(wctx, `location.pathname === "/graph/" && document.documentElement.dataset.graphReady === "1"`) {
+		t.Fatal("back: the explorer never got ready")
+	}
+	want := len(g.Edges)
+	for _, et := range g.EdgeTypes {
+		checked, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`document.querySelector(%q).checked`, fmt.Sprintf("input[name=edge][value=%q]", et.Type))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !checked {
+			want -= et.Count
+		}
+	}
+	if !waitJS(wctx, fmt.Sprintf(`document.getElementById("graph-canvas").dataset.edges === "%d"`, want)) {
+		got, _ := graphState(ctx)
+		t.Errorf("back on the page: %d edges drawn, the boxes say %d", got.Edges, want)
+	}
+	if p := probs.take(); len(p) > 0 {
+		t.Errorf("console or CSP problems: %v", p)
+	}
+	if want == len(g.Edges) {
+		t.Errorf("back on the page, every box is ticked again: the browser restored none")
+	}
 }
 
 // hubLinks are the pages of the 50 most connected nodes, most first, then

@@ -5,7 +5,8 @@
 // nothing inline: it runs under the site's strict Content-Security-Policy.
 //
 // Drawing is on demand (one requestAnimationFrame per change), culled to
-// the view, and batched: one path per edge type and per node type. A
+// the view, and batched: one path per edge type and per node type, into
+// an offscreen layer that frames copy while the reader pans (see draw). A
 // uniform grid over the layout answers "which node is under the pointer".
 //
 // For tests and measurements the canvas carries its state as data
@@ -647,11 +648,16 @@
 
   form.addEventListener("submit", function (e) { e.preventDefault(); });
 
+  // filter applies a type checkbox.
+  function filter(input) {
+    var list = input.name === "edge" ? g.etypes : g.ntypes, show = input.name === "edge" ? g.showEdge : g.showNode;
+    for (var k = 0; k < list.length; k++) if (list[k].type === input.value) show[k] = input.checked;
+  }
+
   form.addEventListener("change", function (e) {
     var t = e.target;
     if (!g || t.type !== "checkbox") return;
-    var list = t.name === "edge" ? g.etypes : g.ntypes, show = t.name === "edge" ? g.showEdge : g.showNode;
-    for (var k = 0; k < list.length; k++) if (list[k].type === t.value) show[k] = t.checked;
+    filter(t);
     if (hover >= 0 && !g.showNode[g.ntype[hover]]) setHover(-1);
     version++;
     summary();
@@ -681,6 +687,8 @@
     })
     .then(function (doc) {
       load(doc);
+      // Back from a node's page, the browser may restore the checkboxes.
+      Array.prototype.forEach.call(form.querySelectorAll("input[type=checkbox]"), filter);
       summary();
       view.w = 0;
       resize();
