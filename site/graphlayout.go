@@ -15,10 +15,13 @@ import (
 // Each connected component is laid out on its own with Yifan Hu's
 // spring-electrical model (attraction d²/K, repulsion C·K²/d, adaptive
 // step length), repulsion approximated by a Barnes-Hut quadtree so a
-// component of n nodes costs O(n log n) an iteration. Components are then
-// packed, largest first, bottom-left on a skyline; isolated nodes, often
-// a large share of a memory's graph, go in a grid below, grouped by type,
-// so they neither scatter nor blow the picture up.
+// component of n nodes costs O(n log n) an iteration; components of two
+// or three nodes, most of them in a memory (an episode's decisions), are
+// placed directly. Each is scaled to edges of length 1 on average (more if
+// it is crowded), turned to lie wide, and the components are packed,
+// tallest first, bottom-left on a skyline. Isolated nodes, often a large
+// share of a memory's graph, go in a grid below, grouped by type, so they
+// neither scatter nor blow the picture up.
 //
 // Determinism: positions start from a PCG seeded by the component, all
 // loops run in index order on one goroutine, and every product that feeds
@@ -47,7 +50,7 @@ type vec struct{ x, y float64 }
 // layoutGraph places n nodes joined by edges (pairs of node indexes, in
 // either direction; repeats and self-loops are ignored). group orders the
 // isolated nodes: they are gridded by group, then index. The result is in
-// units of the natural edge length, with the top-left corner at (0, 0).
+// units of an edge's length, with the top-left corner at (0, 0).
 func layoutGraph(n int, edges [][2]int, group []int) []vec {
 	pos := make([]vec, n)
 	adj := adjacency(n, edges)
@@ -149,15 +152,15 @@ func placeComponent(c []int, adj [][]int, pos []vec) box {
 // forceLayout runs Hu's spring-electrical model on one connected
 // component given as neighbour lists.
 func forceLayout(nbr [][]int32, seed uint64) []vec {
+	if small := smallLayout(nbr); small != nil {
+		return small
+	}
 	n := len(nbr)
 	p := make([]vec, n)
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	side := math.Sqrt(float64(n))
 	for i := range p {
 		p[i] = vec{rng.Float64() * side, rng.Float64() * side}
-	}
-	if small := smallLayout(nbr); small != nil {
-		return small
 	}
 	iters := min(layoutMaxIters, max(40, layoutWork/n))
 	step := max(side/5, 1)
