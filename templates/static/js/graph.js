@@ -540,9 +540,12 @@
     say("Showing " + nodes + " of " + g.n + " nodes and " + edges + " of " + g.m + " edges.");
   }
 
+  // open goes to node i's page, if it has one on the web.
   function open(i) {
     var url = i >= 0 ? g.doc.nodes[i].url : "";
-    if (url) window.location.assign(url);
+    if (!url) return;
+    var u = new URL(url, window.location.href);
+    if (u.protocol === "http:" || u.protocol === "https:") window.location.assign(u.href);
   }
 
   // --- input ------------------------------------------------------------
