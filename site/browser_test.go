@@ -18,6 +18,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/chromedp/cdproto/cdp"
 	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -102,6 +103,54 @@ func netlifyHeaders(t *testing.T) []headerRule {
 	return cfg.Headers
 }
 
+// watchProblems records what a page must not do in the browser in ctx:
+// any console output, exceptions, dialogs, and the Log domain's errors
+// and warnings (CSP violations, failed loads).
+func watchProblems(t *testing.T, ctx context.Context) *problemLog {
+	t.Helper()
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	p := &problemLog{}
+	err := chromedp.Listen(ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			p.add("console " + string(e.Type))
+		case *cdplog.EventEntryAdded:
+			if e.Entry.Level == cdplog.EntryLevelError || e.Entry.Level == cdplog.EntryLevelWarning {
+				p.add(string(e.Entry.Source) + ": " + e.Entry.Text)
+			}
+		case *runtime.EventExceptionThrown:
+			p.add("exception: " + e.ExceptionDetails.Text)
+		case *page.EventJavascriptDialogOpening:
+			p.add("dialog: " + e.Message)
+			go chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+type problemLog struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func (p *problemLog) add(s string) { p.mu.Lock(); p.list = append(p.list, s); p.mu.Unlock() }
+func (p *problemLog) reset()       { p.mu.Lock(); p.list = nil; p.mu.Unlock() }
+func (p *problemLog) take() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	l := p.list
+	p.list = nil
+	return l
+}
+
 // TestBrowserDemo builds the demo memory repository, serves it with the
 // production headers, and loads each kind of page in headless chromium:
 // the page must show its parts, log no console error and break no CSP rule.
@@ -115,35 +164,7 @@ func TestBrowserDemo(t *testing.T) {
 	srv := serveSite(t, out)
 	ctx := newBrowser(t, bin)
 
-	var mu sync.Mutex
-	var problems []string
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	err := chromedp.Listen(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch e := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeWarning {
-				problems = append(problems, "console "+string(e.Type))
-			}
-		case *cdplog.EventEntryAdded:
-			if e.Entry.Level == cdplog.EntryLevelError || e.Entry.Level == cdplog.EntryLevelWarning {
-				problems = append(problems, string(e.Entry.Source)+": "+e.Entry.Text)
-			}
-		case *runtime.EventExceptionThrown:
-			problems = append(problems, "exception: "+e.ExceptionDetails.Text)
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The Log domain reports what the console API does not: CSP violations
-	// and failed loads.
-	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
-		t.Fatal(err)
-	}
+	problems := watchProblems(t, ctx)
 
 	for _, tc := range []struct {
 		path  string
@@ -168,9 +189,7 @@ func TestBrowserDemo(t *testing.T) {
 		{"/episodes/", []string{"header form[role=search] input[name=q]"}, "Episodes"},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
-			mu.Lock()
-			problems = nil
-			mu.Unlock()
+			problems.take()
 			actions := []chromedp.Action[chromedp.Void]{chromedp.Navigate(srv.URL + tc.path)}
 			for _, sel := range tc.parts {
 				actions = append(actions, chromedp.WaitReady(chromedp.CSS(sel)))
@@ -187,10 +206,8 @@ func TestBrowserDemo(t *testing.T) {
 			if !strings.Contains(body, tc.text) {
 				t.Errorf("%s does not show %q", tc.path, tc.text)
 			}
-			mu.Lock()
-			defer mu.Unlock()
-			if len(problems) > 0 {
-				t.Errorf("%s: %v", tc.path, problems)
+			if p := problems.take(); len(p) > 0 {
+				t.Errorf("%s: %v", tc.path, p)
 			}
 		})
 	}

@@ -9,13 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	cdplog "github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/engramhq/engram/indexer"
@@ -106,51 +102,6 @@ func graphState(ctx context.Context) (canvasState, error) {
 // screen is where node i is drawn, in viewport coordinates.
 func (s canvasState) screen(g graphJSON, i int) (x, y float64) {
 	return s.Left + g.Nodes[i].X*s.Scale + s.TX, s.Top + g.Nodes[i].Y*s.Scale + s.TY
-}
-
-// problems collects what a page must not do: console errors and
-// warnings, exceptions, and the Log domain's entries (CSP violations,
-// failed loads).
-type problems struct {
-	mu   sync.Mutex
-	list []string
-}
-
-func watchProblems(t *testing.T, ctx context.Context) *problems {
-	t.Helper()
-	p := &problems{}
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	err := chromedp.Listen(ctx, func(ev any) {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		switch e := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			p.list = append(p.list, "console "+string(e.Type))
-		case *cdplog.EventEntryAdded:
-			if e.Entry.Level == cdplog.EntryLevelError || e.Entry.Level == cdplog.EntryLevelWarning {
-				p.list = append(p.list, string(e.Entry.Source)+": "+e.Entry.Text)
-			}
-		case *runtime.EventExceptionThrown:
-			p.list = append(p.list, "exception: "+e.ExceptionDetails.Text)
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func (p *problems) take() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	l := p.list
-	p.list = nil
-	return l
 }
 
 // openGraph loads /graph/ and waits until the explorer has drawn.

@@ -46,7 +46,7 @@ type explorer struct {
 	g     graphJSON
 	base  string
 	ctx   context.Context
-	probs *problems
+	probs *problemLog
 }
 
 func (f *explorer) check(t *testing.T) {

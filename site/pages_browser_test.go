@@ -9,16 +9,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/BurntSushi/toml"
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
-	cdplog "github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/engramhq/engram/indexer"
@@ -134,7 +129,7 @@ func TestBrowserPages(t *testing.T) {
 	noHostileMarkup(t, out)
 	srv := serveSite(t, out)
 	ctx := newBrowser(t, bin)
-	problems := listenProblems(t, ctx)
+	problems := watchProblems(t, ctx)
 
 	checks := []pageCheck{
 		{"home", "/", []string{"#counts", "figure.chart svg", "#warnings", "#recent", "#best", "#lessons", "#health"}, "Recent episodes"},
@@ -164,7 +159,7 @@ func TestBrowserPages(t *testing.T) {
 	}
 	for _, tc := range checks {
 		t.Run(tc.name, func(t *testing.T) {
-			problems.reset()
+			problems.take()
 			loadPage(t, ctx, srv.URL, tc)
 			checkDOM(t, ctx, tc.path)
 			checkTwin(t, ctx, tc.path)
@@ -261,55 +256,6 @@ func noHostileMarkup(t *testing.T, out string) {
 		t.Fatal(err)
 	}
 	t.Logf("%d pages and feeds scanned for hostile markup", n)
-}
-
-// listenProblems records console errors and warnings, CSP violations,
-// failed loads, exceptions and dialogs of the browser in ctx.
-func listenProblems(t *testing.T, ctx context.Context) *problemLog {
-	t.Helper()
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	p := &problemLog{}
-	err := chromedp.Listen(ctx, func(ev any) {
-		switch e := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeWarning {
-				p.add("console " + string(e.Type))
-			}
-		case *cdplog.EventEntryAdded:
-			if e.Entry.Level == cdplog.EntryLevelError || e.Entry.Level == cdplog.EntryLevelWarning {
-				p.add(string(e.Entry.Source) + ": " + e.Entry.Text)
-			}
-		case *runtime.EventExceptionThrown:
-			p.add("exception: " + e.ExceptionDetails.Text)
-		case *page.EventJavascriptDialogOpening:
-			p.add("dialog: " + e.Message)
-			go chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-type problemLog struct {
-	mu   sync.Mutex
-	list []string
-}
-
-func (p *problemLog) add(s string) { p.mu.Lock(); p.list = append(p.list, s); p.mu.Unlock() }
-func (p *problemLog) reset()       { p.mu.Lock(); p.list = nil; p.mu.Unlock() }
-func (p *problemLog) take() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	l := p.list
-	p.list = nil
-	return l
 }
 
 // loadPage loads a page and waits for its parts; it must show its text.
