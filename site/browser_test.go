@@ -69,12 +69,13 @@ func matchRule(rule, path string) bool {
 }
 
 // newBrowser starts headless chromium for one test, with at most two
-// minutes to run; it is stopped when the test ends.
-func newBrowser(t *testing.T, bin string) context.Context {
+// minutes to run and any extra options; it is stopped when the test ends.
+func newBrowser(t *testing.T, bin string, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin),
 		chromedp.NoSandbox, chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()))
+	opts = append(opts, extra...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(actx)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)

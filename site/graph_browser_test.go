@@ -161,12 +161,7 @@ func TestBrowserGraphBack(t *testing.T) {
 	out := buildSite(t, filepath.Join("..", "content"))
 	g := readGraphJSON(t, out)
 	srv := serveSite(t, out)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin),
-		chromedp.NoSandbox, chromedp.Flag("disable-back-forward-cache", true), chromedp.UserDataDir(t.TempDir()))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(actx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, time.Minute)
-	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	ctx := newBrowser(t, bin, chromedp.Flag("disable-back-forward-cache", true))
 	probs := watchProblems(t, ctx)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)
