@@ -199,6 +199,7 @@ func TestBrowserPages(t *testing.T) {
 		if shown {
 			t.Error("the site header is printed")
 		}
+		screenshot(t, ctx, filepath.Join(shots, "print-episode.png"))
 	})
 	t.Run("keyboard", func(t *testing.T) {
 		// The first Tab lands on the skip link, which leads to the content.
