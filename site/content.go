@@ -48,7 +48,7 @@ func pages(s *export.Site, md markdown) []page {
 		{path: "_index.md", api: "api/v1/index.json", fm: frontMatter{Title: s.Title, Outputs: []string{"html", "rss"}, Params: map[string]any{
 			"kind": "home", "counts": s.Manifest.Counts, "commit": s.Manifest.Commit,
 			"reference_time": s.Manifest.ReferenceTime, "antipatterns": antipatternSlugs(s), "health": health(s), "pending": s.Pending,
-			"lessons": first(lessonViews(s), homeLessons), "chart": outcomesChart(summaries(s)),
+			"lessons": lessonViews(s, homeLessons), "chart": outcomesChart(summaries(s)),
 		}}},
 		{path: "episodes/_index.md", api: "api/v1/episodes.json", fm: frontMatter{Title: "Episodes", Outputs: []string{"html", "rss"},
 			Params: map[string]any{"kind": "episodes", "outcomes": outcomeCounts(s), "tags": ix.topTags("episode", 20), "months": len(ix.months)}}},
@@ -56,7 +56,8 @@ func pages(s *export.Site, md markdown) []page {
 		{path: "notes/_index.md", twin: notesList(s), fm: frontMatter{Title: "Notes", Params: map[string]any{"kind": "notes"}}},
 		{path: "search/_index.md", api: "api/v1/search/meta.json", fm: frontMatter{Title: "Search", Params: map[string]any{"kind": "search"}}},
 		{path: "graph/_index.md", fm: frontMatter{Title: "Causal graph", Params: graphParams(s)}},
-		{path: "lessons/_index.md", api: "api/v1/lessons.json", fm: frontMatter{Title: "Lessons", Params: map[string]any{"kind": "lessons", "lessons": lessonViews(s)}}},
+		{path: "lessons/_index.md", api: "api/v1/lessons.json", fm: frontMatter{Title: "Lessons", Params: map[string]any{"kind": "lessons",
+			"lessons": lessonViews(s, maxLessons), "total": len(s.Lessons)}}},
 		{path: "workflows/_index.md", api: "api/v1/workflows.json", fm: frontMatter{Title: "Workflows", Params: map[string]any{"kind": "workflows",
 			"workflows": workflowSummaries(s), "retention_days": s.RetentionDays}}},
 		{path: "antipatterns/_index.md", api: "api/v1/antipatterns.json", fm: frontMatter{Title: "Antipatterns", Params: map[string]any{"kind": "antipatterns",
@@ -246,21 +247,37 @@ func dataFields(data map[string]any) []dataField {
 	return out
 }
 
-// lessonView is a lesson cluster with a page for each of its episodes.
+// lessonView is a lesson cluster as a page lists it: its newest
+// episodes and wordings, with counts of the rest (lessons.json has them
+// all).
 type lessonView struct {
-	export.Lesson
-	EpisodeRefs []export.Ref `json:"episode_refs"`
+	Text         string       `json:"text"`
+	Count        int          `json:"count"`
+	Latest       string       `json:"latest"`
+	Episodes     int          `json:"episodes"`
+	EpisodeRefs  []export.Ref `json:"episode_refs"`
+	Wordings     []string     `json:"wordings"`
+	MoreWordings int          `json:"more_wordings"`
 }
 
-func lessonViews(s *export.Site) []lessonView {
+// Caps of the lessons page: at 10,000 notes it listed every cluster with
+// every episode, 1.4 MB of HTML.
+const (
+	maxLessons        = 200
+	maxLessonEpisodes = 10
+	maxLessonWordings = 10
+)
+
+func lessonViews(s *export.Site, n int) []lessonView {
 	urls := map[string]string{}
 	for _, e := range s.Episodes {
 		urls[e.ID] = e.URL
 	}
 	out := []lessonView{}
-	for _, l := range s.Lessons {
-		v := lessonView{Lesson: l, EpisodeRefs: []export.Ref{}}
-		for _, id := range l.Episodes {
+	for _, l := range first(s.Lessons, n) {
+		v := lessonView{Text: l.Text, Count: l.Count, Latest: l.Latest, Episodes: len(l.Episodes), EpisodeRefs: []export.Ref{},
+			Wordings: first(l.Wordings, maxLessonWordings), MoreWordings: max(0, len(l.Wordings)-maxLessonWordings)}
+		for _, id := range first(l.Episodes, maxLessonEpisodes) {
 			v.EpisodeRefs = append(v.EpisodeRefs, export.Ref{ID: id, Type: "episode", URL: urls[id]})
 		}
 		out = append(out, v)

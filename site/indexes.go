@@ -106,14 +106,16 @@ func (ix *index) groupTags(s *export.Site) []tagGroup {
 			g.Items = append(g.Items, it)
 		}
 	}
-	for _, e := range s.Episodes {
-		add(e.Tags, tagItem{ID: e.ID, Type: "episode", URL: e.URL, Date: e.Date, Outcome: e.Outcome})
-	}
+	// Patterns and other notes first: a tag's page lists its first
+	// maxListed notes, and its episodes are the many.
 	for _, p := range s.Patterns {
 		add(p.Tags, tagItem{ID: p.ID, Type: p.Type, URL: p.URL})
 	}
 	for _, n := range s.Notes {
 		add(n.Tags, tagItem{ID: n.ID, Type: n.Type, URL: n.URL})
+	}
+	for _, e := range s.Episodes {
+		add(e.Tags, tagItem{ID: e.ID, Type: "episode", URL: e.URL, Date: e.Date, Outcome: e.Outcome})
 	}
 	out := make([]tagGroup, 0, len(bySlug))
 	for _, g := range bySlug {
@@ -191,8 +193,10 @@ func (ix *index) pages(s *export.Site) []page {
 	ps := []page{{path: "tags/_index.md", twin: export.List[tagRow]{Version: ix.version, ReferenceTime: ix.ref, Items: rows},
 		fm: frontMatter{Title: "Tags", Params: map[string]any{"kind": "tags", "tags": rows}}}}
 	for _, g := range ix.tags {
+		shown := g
+		shown.Items = first(g.Items, maxListed)
 		ps = append(ps, page{path: "tags/" + g.Slug + ".md", twin: g,
-			fm: frontMatter{Title: "#" + g.Tag, Params: map[string]any{"kind": "tag", "tag": g}}})
+			fm: frontMatter{Title: "#" + g.Tag, Params: map[string]any{"kind": "tag", "tag": shown, "count": len(g.Items), "more": len(g.Items) - len(shown.Items)}}})
 	}
 
 	type monthRow struct {
@@ -208,7 +212,8 @@ func (ix *index) pages(s *export.Site) []page {
 	ps = append(ps, page{path: "timeline/_index.md", twin: export.List[monthRow]{Version: ix.version, ReferenceTime: ix.ref, Items: months},
 		fm: frontMatter{Title: "Timeline", Params: map[string]any{"kind": "timeline", "months": months, "chart": outcomesChart(summaries(s))}}})
 	for i, m := range ix.months {
-		params := map[string]any{"kind": "month", "month": m.Month, "episodes": m.Episodes, "outcomes": m.Outcomes}
+		params := map[string]any{"kind": "month", "month": m.Month, "episodes": first(m.Episodes, maxListed), "outcomes": m.Outcomes,
+			"count": m.Count, "more": m.Count - min(m.Count, maxListed)}
 		// Months are newest first: the previous one is older.
 		if i+1 < len(ix.months) {
 			params["prev"] = map[string]string{"month": ix.months[i+1].Month, "url": ix.months[i+1].URL}
