@@ -48,10 +48,10 @@ func pages(s *export.Site, md markdown) []page {
 		{path: "_index.md", api: "api/v1/index.json", fm: frontMatter{Title: s.Title, Outputs: []string{"html", "rss"}, Params: map[string]any{
 			"kind": "home", "counts": s.Manifest.Counts, "commit": s.Manifest.Commit,
 			"reference_time": s.Manifest.ReferenceTime, "antipatterns": antipatternSlugs(s), "health": health(s), "pending": s.Pending,
-			"lessons": lessonViews(s, homeLessons), "chart": outcomesChart(summaries(s)),
+			"lessons": lessonViews(s, homeLessons), "chart": ix.chart,
 		}}},
 		{path: "episodes/_index.md", api: "api/v1/episodes.json", fm: frontMatter{Title: "Episodes", Outputs: []string{"html", "rss"},
-			Params: map[string]any{"kind": "episodes", "outcomes": outcomeCounts(s), "tags": ix.topTags("episode", 20), "all_tags": ix.topTags("episode", 500), "months": len(ix.months)}}},
+			Params: map[string]any{"kind": "episodes", "outcomes": ix.outcomes, "tags": ix.episodeTags(20), "all_tags": ix.episodeTags(500), "months": len(ix.months)}}},
 		{path: "patterns/_index.md", api: "api/v1/patterns.json", fm: frontMatter{Title: "Patterns", Params: map[string]any{"kind": "patterns"}}},
 		{path: "notes/_index.md", twin: notesList(s), fm: frontMatter{Title: "Notes", Params: map[string]any{"kind": "notes"}}},
 		{path: "search/_index.md", api: "api/v1/search/meta.json", fm: frontMatter{Title: "Search", Params: map[string]any{"kind": "search"}}},

@@ -20,9 +20,13 @@ type index struct {
 	hood    *neighbourhoods
 	tags    []tagGroup   // by slug
 	months  []monthGroup // newest first
-	version int
-	ref     string
-	base    string
+	// chart is the outcomes over time (home and timeline); outcomes
+	// counts the episodes by outcome (episodes and outcomes pages).
+	chart    string
+	outcomes []outcomeCount
+	version  int
+	ref      string
+	base     string
 }
 
 // tagGroup is a tag's page: every note with the tag, whatever its
@@ -79,6 +83,8 @@ func newIndex(s *export.Site) *index {
 	}
 	ix.tags = ix.groupTags(s)
 	ix.months = ix.groupMonths(s)
+	ix.chart = outcomesChart(summaries(s))
+	ix.outcomes = outcomeCounts(s)
 	return ix
 }
 
@@ -164,11 +170,11 @@ func (ix *index) tagLinks(tags []string) []tagLink {
 	return out
 }
 
-// topTags are the tags most used by notes of a type, most used first.
-func (ix *index) topTags(typ string, n int) []tagGroup {
+// episodeTags are the n tags most used by episodes, most used first.
+func (ix *index) episodeTags(n int) []tagGroup {
 	var out []tagGroup
 	for _, g := range ix.tags {
-		if g.Episodes > 0 || typ != "episode" {
+		if g.Episodes > 0 {
 			out = append(out, tagGroup{Slug: g.Slug, Tag: g.Tag, URL: g.URL, Episodes: g.Episodes})
 		}
 	}
@@ -210,7 +216,7 @@ func (ix *index) pages(s *export.Site) []page {
 		months = append(months, monthRow{Month: m.Month, Count: m.Count, Outcomes: m.Outcomes, URL: m.URL})
 	}
 	ps = append(ps, page{path: "timeline/_index.md", twin: export.List[monthRow]{Version: ix.version, ReferenceTime: ix.ref, Items: months},
-		fm: frontMatter{Title: "Timeline", Params: map[string]any{"kind": "timeline", "months": months, "chart": outcomesChart(summaries(s))}}})
+		fm: frontMatter{Title: "Timeline", Params: map[string]any{"kind": "timeline", "months": months, "chart": ix.chart}}})
 	for i, m := range ix.months {
 		params := map[string]any{"kind": "month", "month": m.Month, "episodes": first(m.Episodes, maxListed), "outcomes": m.Outcomes,
 			"count": m.Count, "more": m.Count - min(m.Count, maxListed)}
@@ -241,8 +247,8 @@ func (ix *index) pages(s *export.Site) []page {
 			fm: frontMatter{Title: outcomeTitle(o), Params: map[string]any{"kind": "outcome", "outcome": o, "count": len(eps),
 				"episodes": first(eps, maxListed), "more": max(0, len(eps)-maxListed)}}})
 	}
-	ps = append(ps, page{path: "outcomes/_index.md", twin: export.List[outcomeCount]{Version: ix.version, ReferenceTime: ix.ref, Items: outcomeCounts(s)},
-		fm: frontMatter{Title: "Outcomes", Params: map[string]any{"kind": "outcomes", "outcomes": outcomeCounts(s)}}})
+	ps = append(ps, page{path: "outcomes/_index.md", twin: export.List[outcomeCount]{Version: ix.version, ReferenceTime: ix.ref, Items: ix.outcomes},
+		fm: frontMatter{Title: "Outcomes", Params: map[string]any{"kind": "outcomes", "outcomes": ix.outcomes}}})
 	return ps
 }
 
