@@ -61,7 +61,12 @@ type Episode struct {
 	Backlinks    []Ref              `json:"backlinks"`
 	// Similar are the most similar other episodes (SPEC §3), filled in by
 	// the search stage; [] until then.
-	Similar  []Similar      `json:"similar"`
+	Similar []Similar `json:"similar"`
+	// Flags are what graph health found wrong with the episode (SPEC §3):
+	// "fixture" (a test fixture) or "empty" (nothing beyond a task of two
+	// words). A flagged episode is never offered as similar and never
+	// counts as a pattern's evidence.
+	Flags    []string       `json:"flags"`
 	Sections []Section      `json:"sections,omitempty"`
 	Extra    map[string]any `json:"extra,omitempty"`
 	Source   Source         `json:"source"`

@@ -28,6 +28,7 @@ func (x *exporter) episode(i int) Episode {
 		Links:        x.links(i),
 		Backlinks:    x.backlinks(i),
 		Similar:      []Similar{},
+		Flags:        []string{},
 		Sections:     sections(n, "Context"),
 		Extra:        n.Extra,
 		Source:       x.source(i),
