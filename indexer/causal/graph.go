@@ -26,6 +26,11 @@ const (
 	EvidenceFor = "evidence_for"
 	LeadsTo     = "leads_to"
 	Causes      = "causes"
+	// Contains joins an episode to each of its decisions and to each of
+	// its events that is a node, so that paths from an episode reach its
+	// parts. It is structure, not a causal claim: graph health does not
+	// count it as a link, and its weight is 1 (it never weakens a path).
+	Contains = "contains"
 )
 
 // Node types.
@@ -101,7 +106,12 @@ type Result struct {
 	Cycles     [][]string // each sorted, and sorted by first id
 	Health     Health
 	Provenance Provenance
-	Diags      []note.Diagnostic
+	// Flags holds, for each note, what graph health found wrong with it
+	// (FlagFixture, FlagEmpty for episodes; FlagTautology, FlagPlaceholder,
+	// FlagFixture, FlagDefaultRate for patterns), in a fixed order; empty
+	// for other notes.
+	Flags [][]string
+	Diags []note.Diagnostic
 }
 
 // Sentinels in Result.Links.
@@ -116,11 +126,13 @@ func Build(notes []note.Note, opt Options) Result {
 	b := &builder{notes: notes, opt: opt, ix: NewIndex(notes), edges: map[edgeKey]*Edge{}}
 	b.resolveLinks()
 	b.provenance()
+	b.episodeFlags()
 	b.stats()
 	b.causalEdges()
 	b.evidenceEdges()
 	b.decisionEdges()
 	b.eventEdges()
+	b.containsEdges()
 	b.nodes()
 	b.finish()
 	b.health()
@@ -198,8 +210,12 @@ func (b *builder) stats() {
 		}
 		var refs []EvidenceRef
 		seen := map[string]bool{}
+		fixtures := 0
 		for _, ev := range n.Pattern.Evidence {
-			ref, ok := b.evidence(n, ev)
+			ref, ok, fixture := b.evidence(n, ev)
+			if fixture {
+				fixtures++
+			}
 			if ok && seen[ref.ID] {
 				b.report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-duplicate", "%s is already evidence for this pattern; counted once", ref.ID)
 				continue
@@ -210,7 +226,11 @@ func (b *builder) stats() {
 			}
 		}
 		s := patternStats(n.Pattern, refs)
-		s.Antipattern = n.IsAntipattern() || s.Source != "" &&
+		s.FixtureEvidence = fixtures
+		b.contradicted(n, &s)
+		// A rate that is not a measurement (declared only, or contradicted
+		// by the episodes) does not classify a pattern (SPEC §3).
+		s.Antipattern = n.IsAntipattern() || s.Source == "evidence" && !s.Contradicted &&
 			s.SuccessRate <= b.opt.AntipatternMaxSuccess+rateTolerance && s.Occurrences >= b.opt.AntipatternMinOccurrences
 		b.r.Stats[i] = s
 		if d := n.Pattern.DeclaredRate; d != nil && s.Source == "evidence" && math.Abs(*d-s.SuccessRate) > maxDrift {
@@ -231,21 +251,25 @@ const maxDrift = 0.1 + rateTolerance
 const rateTolerance = 1e-9
 
 // evidence checks one evidence line: it counts when it names an episode
-// and has a valid outcome.
-func (b *builder) evidence(n *note.Note, ev note.Evidence) (EvidenceRef, bool) {
+// that is neither a fixture nor nearly empty, and has a valid outcome.
+func (b *builder) evidence(n *note.Note, ev note.Evidence) (ref EvidenceRef, ok, fixture bool) {
 	t, ok := b.ix.Resolve(ev.Target)
 	if !ok || ev.Outcome == "" {
-		return EvidenceRef{}, false // reported as a dangling link or a bad outcome
+		return EvidenceRef{}, false, false // reported as a dangling link or a bad outcome
 	}
 	target := &b.notes[t]
 	if target.Episode == nil {
 		b.report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-target", "evidence [[%s]] is not an episode; it is not counted", ev.Target)
-		return EvidenceRef{}, false
+		return EvidenceRef{}, false, false
+	}
+	if fs := b.r.Flags[t]; len(fs) > 0 {
+		b.report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-fixture", "evidence [[%s]] is %s; a fixture or nearly empty episode is not evidence, so it is not counted", ev.Target, flagWords(fs))
+		return EvidenceRef{}, false, true
 	}
 	if target.Episode.Outcome != "" && target.Episode.Outcome != ev.Outcome {
 		b.report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-outcome-mismatch", "evidence says %s was a %s, but the episode says %s; the evidence line is counted as written", target.Title, ev.Outcome, target.Episode.Outcome)
 	}
-	return EvidenceRef{ID: target.Title, Outcome: ev.Outcome}, true
+	return EvidenceRef{ID: target.Title, Outcome: ev.Outcome, Own: target.Episode.Outcome}, true, false
 }
 
 // nodes lists every episode and pattern, every decision, and the events
@@ -424,6 +448,25 @@ func (b *builder) eventEdges() {
 			}
 			for _, l := range ev.LeadsTo {
 				add(ev, ev.ID, l)
+			}
+		}
+	}
+}
+
+// containsEdges joins each episode to its decisions and to its events
+// that take part in an edge.
+func (b *builder) containsEdges() {
+	for i := range b.notes {
+		n := &b.notes[i]
+		if n.Episode == nil {
+			continue
+		}
+		for _, d := range n.Episode.Decisions {
+			b.addEdge(n.Title, PartID(n.Title, d.ID), Contains, 1)
+		}
+		for _, ev := range n.Episode.Events {
+			if id := PartID(n.Title, ev.ID); b.events[id] {
+				b.addEdge(n.Title, id, Contains, 1)
 			}
 		}
 	}

@@ -8,22 +8,51 @@ import (
 	"github.com/engramhq/engram/indexer/note"
 )
 
-// Health is how much of the graph is signal (SPEC §3, "Graph health"): the
-// four ways the peer system's graph turned out to be noise, measured.
+// Health is how much of the graph is signal (SPEC §3, "Graph health"):
+// the ways the peer system's graph turned out to be noise (ai-agents'
+// ADR-089), measured.
 type Health struct {
-	Nodes    int
-	Isolated int // nodes with no edge in or out
-	// IsolatedShare is Isolated / Nodes, 0 for an empty graph.
+	// Nodes counts every node a reader could see: the graph's nodes, and
+	// the events that are not in the graph because no link touches them
+	// (each a line of its episode's timeline).
+	Nodes int
+	// GraphNodes are the nodes of the graph itself (graph.json).
+	GraphNodes int
+	// Isolated counts the nodes with no edge besides Contains (an
+	// episode's own parts are structure, not knowledge); IsolatedShare is
+	// Isolated / Nodes, 0 for an empty graph.
+	Isolated      int
 	IsolatedShare float64
 	// EdgeTypes counts edges by type.
 	EdgeTypes map[string]int
-	// Tautologies are patterns whose action restates their trigger.
-	Tautologies []string
-	// DefaultRates are patterns whose success rate is declared but not
-	// measured: no evidence episode backs it.
+	// Edges sorts the edges by what they join: one episode and its parts,
+	// two different episodes (or their parts), or a pattern.
+	WithinEpisode   int
+	BetweenEpisodes int
+	WithPatterns    int
+	// LeadsToConsecutive counts the leads_to edges that join an event to
+	// the next one of its timeline: timeline order, not a causal claim.
+	LeadsToConsecutive      int
+	LeadsToConsecutiveShare float64
+	// EpisodePairs counts the pairs of different episodes that are evidence
+	// for a common pattern; EpisodePairsUnflagged those that share a
+	// pattern that no health rule flags.
+	EpisodePairs          int
+	EpisodePairsUnflagged int
+	// Tautologies, Placeholders, Fixtures and DefaultRates are the
+	// patterns flagged so (see the Flag constants), by id.
+	Tautologies  []string
+	Placeholders []string
+	Fixtures     []string
+	// DefaultRates are patterns whose success rate is not a measurement:
+	// declared with no evidence, or contradicted by the evidence
+	// episodes' own outcomes.
 	DefaultRates []string
-	Dangling     []Dangling
-	Cycles       [][]string
+	// FixtureEpisodes and EmptyEpisodes are the episodes flagged so.
+	FixtureEpisodes []string
+	EmptyEpisodes   []string
+	Dangling        []Dangling
+	Cycles          [][]string
 	// Duplicates are groups of paths whose titles are the same ignoring
 	// case and Unicode normalisation. The indexer refuses to publish them,
 	// so a published health.json always has none; `engram check` shows
@@ -32,39 +61,195 @@ type Health struct {
 }
 
 func (b *builder) health() {
-	h := Health{Nodes: len(b.r.Nodes), EdgeTypes: map[string]int{}, Dangling: b.r.Dangling, Cycles: b.r.Cycles}
+	h := Health{GraphNodes: len(b.r.Nodes), EdgeTypes: map[string]int{}, Dangling: b.r.Dangling, Cycles: b.r.Cycles}
+	b.patternFlags()
+	b.countNodes(&h)
+	b.countEdges(&h)
+	b.countPairs(&h)
+	for i := range b.notes {
+		for _, f := range b.r.Flags[i] {
+			list := map[string]*[]string{FlagTautology: &h.Tautologies, FlagPlaceholder: &h.Placeholders, FlagDefaultRate: &h.DefaultRates,
+				FlagFixture: &h.Fixtures, FlagEmpty: &h.EmptyEpisodes}[f]
+			if f == FlagFixture && b.notes[i].Episode != nil {
+				list = &h.FixtureEpisodes
+			}
+			*list = append(*list, b.notes[i].Title)
+		}
+	}
+	for _, l := range []*[]string{&h.Tautologies, &h.Placeholders, &h.Fixtures, &h.DefaultRates, &h.FixtureEpisodes, &h.EmptyEpisodes} {
+		sort.Strings(*l)
+	}
+	h.Duplicates = duplicates(b.notes)
+	b.r.Health = h
+}
+
+// countNodes counts the nodes a reader could see, and the isolated ones.
+func (b *builder) countNodes(h *Health) {
 	linked := make(map[string]bool, 2*len(b.r.Edges))
 	for _, e := range b.r.Edges {
-		linked[e.Source], linked[e.Target] = true, true
-		h.EdgeTypes[e.Type]++
+		if e.Type != Contains {
+			linked[e.Source], linked[e.Target] = true, true
+		}
 	}
 	for _, n := range b.r.Nodes {
 		if !linked[n.ID] {
 			h.Isolated++
 		}
 	}
+	h.Nodes = len(b.r.Nodes)
+	for i := range b.notes {
+		if e := b.notes[i].Episode; e != nil {
+			for _, ev := range e.Events {
+				if !b.events[PartID(b.notes[i].Title, ev.ID)] {
+					h.Nodes++
+					h.Isolated++
+				}
+			}
+		}
+	}
 	if h.Nodes > 0 {
 		h.IsolatedShare = float64(h.Isolated) / float64(h.Nodes)
 	}
+}
+
+// countEdges sorts the edges by what they join, and counts the leads_to
+// edges that follow the timeline's order.
+func (b *builder) countEdges(h *Health) {
+	episode := make(map[string]int, len(b.r.Nodes)) // node id -> its episode's note, or -1
+	for _, n := range b.r.Nodes {
+		episode[n.ID] = -1
+		if b.notes[n.Note].Episode != nil {
+			episode[n.ID] = n.Note
+		}
+	}
+	leadsTo := 0
+	for _, e := range b.r.Edges {
+		h.EdgeTypes[e.Type]++
+		s, t := episode[e.Source], episode[e.Target]
+		switch {
+		case s < 0 || t < 0:
+			h.WithPatterns++
+		case s == t:
+			h.WithinEpisode++
+		default:
+			h.BetweenEpisodes++
+		}
+		if e.Type == LeadsTo {
+			leadsTo++
+			if b.consecutive(s, e.Source, e.Target) {
+				h.LeadsToConsecutive++
+			}
+		}
+	}
+	if leadsTo > 0 {
+		h.LeadsToConsecutiveShare = float64(h.LeadsToConsecutive) / float64(leadsTo)
+	}
+}
+
+// consecutive reports whether two events of episode i follow each other
+// in its timeline.
+func (b *builder) consecutive(i int, from, to string) bool {
+	if i < 0 {
+		return false
+	}
+	evs := b.notes[i].Episode.Events
+	title := b.notes[i].Title
+	for k := 0; k+1 < len(evs); k++ {
+		if PartID(title, evs[k].ID) == from {
+			return PartID(title, evs[k+1].ID) == to
+		}
+	}
+	return false
+}
+
+// countPairs counts the pairs of episodes that are evidence for a common
+// pattern: the only way the real ai-agents episodes are joined.
+func (b *builder) countPairs(h *Health) {
+	all, unflagged := map[[2]string]bool{}, map[[2]string]bool{}
+	for i := range b.notes {
+		ev := b.r.Stats[i].Evidence
+		for x := range ev {
+			for y := x + 1; y < len(ev); y++ {
+				p := [2]string{min(ev[x].ID, ev[y].ID), max(ev[x].ID, ev[y].ID)}
+				all[p] = true
+				if len(b.r.Flags[i]) == 0 {
+					unflagged[p] = true
+				}
+			}
+		}
+	}
+	h.EpisodePairs, h.EpisodePairsUnflagged = len(all), len(unflagged)
+}
+
+// patternFlags flags the patterns that are noise (SPEC §3): tautologies,
+// placeholders, fixtures and rates that are not measurements. Each is a
+// warning on the pattern, but a declared-only rate and a missing trigger
+// or action, which are not mistakes in the note (health.json lists them).
+func (b *builder) patternFlags() {
+	fixtureText := b.fixtureTexts()
 	for i := range b.notes {
 		n := &b.notes[i]
 		if n.Pattern == nil {
 			continue
 		}
-		if trigger, action := n.TriggerAction(); Tautology(trigger, action) {
-			h.Tautologies = append(h.Tautologies, n.Title)
+		trigger, action := n.TriggerAction()
+		st := b.r.Stats[i]
+		var fs []string
+		if Tautology(trigger, action) {
+			fs = append(fs, FlagTautology)
 			b.report(n.Path, 1, 1, note.Warning, "pattern-tautology", "the action %q only restates the trigger %q; the pattern tells an agent nothing", clip(action), clip(trigger))
 		}
-		// A declared-only rate is not a mistake in the note, so it is not
-		// a diagnostic; health.json and the home page list it.
-		if b.r.Stats[i].Source == "declared" {
-			h.DefaultRates = append(h.DefaultRates, n.Title)
+		if Placeholder(trigger, action) {
+			// A pattern without a rule is not a mistake to report (the
+			// page says "not given"); a template or a placeholder is.
+			fs = append(fs, FlagPlaceholder)
+			if strings.TrimSpace(trigger) != "" && strings.TrimSpace(action) != "" {
+				b.report(n.Path, 1, 1, note.Warning, "pattern-placeholder", "the trigger %q or the action %q is a template or a placeholder; the pattern is not offered as advice", clip(trigger), clip(action))
+			}
+		}
+		from := fixtureText[textKey(trigger)] || fixtureText[textKey(action)]
+		if st.FixtureEvidence > 0 && len(st.Evidence) == 0 || from {
+			fs = append(fs, FlagFixture)
+			b.report(n.Path, 1, 1, note.Warning, "pattern-fixture", "the pattern comes from test fixtures (its evidence is only fixture or nearly empty episodes, or its trigger or action is their text); it is not offered as advice")
+		}
+		if st.Source == "declared" || st.Contradicted {
+			fs = append(fs, FlagDefaultRate)
+		}
+		b.r.Flags[i] = sortFlags(fs)
+	}
+}
+
+// fixtureTexts are the texts of the flagged episodes (task, decisions,
+// events), by textKey: a pattern whose trigger or action is one of them
+// was learned from test data.
+func (b *builder) fixtureTexts() map[string]bool {
+	out := map[string]bool{}
+	add := func(ss ...string) {
+		for _, s := range ss {
+			if k := textKey(s); k != "" {
+				out[k] = true
+			}
 		}
 	}
-	sort.Strings(h.Tautologies)
-	sort.Strings(h.DefaultRates)
-	h.Duplicates = duplicates(b.notes)
-	b.r.Health = h
+	for i := range b.notes {
+		e := b.notes[i].Episode
+		if e == nil || len(b.r.Flags[i]) == 0 {
+			continue
+		}
+		add(e.Task)
+		for _, d := range e.Decisions {
+			add(d.Title, d.Context, d.Chosen, d.Rationale)
+		}
+		for _, ev := range e.Events {
+			add(ev.Text)
+		}
+	}
+	return out
+}
+
+// textKey compares texts ignoring case, spacing and end punctuation.
+func textKey(s string) string {
+	return strings.Join(words(s), " ")
 }
 
 // Tautology reports whether a pattern's action restates its trigger: the

@@ -51,15 +51,28 @@ func TestHealth(t *testing.T) {
 		"patterns/n.md": pattern("PATTERN-nothing", "trigger: x\naction: y\n"),
 	})
 	h := res.Health
-	// Nodes: 3 episodes, 3 decisions, 2 linked events (not the unrelated
-	// one), 3 patterns. Isolated: EP-2 (its events are linked to each
-	// other, not to the episode), EP-3, d003 and PATTERN-nothing.
-	if h.Nodes != 11 || h.Isolated != 4 || !near(h.IsolatedShare, 4.0/11) {
-		t.Errorf("nodes %d isolated %d share %v, want 11, 4, 4/11", h.Nodes, h.Isolated, h.IsolatedShare)
+	// Graph nodes: 3 episodes, 3 decisions, 2 linked events, 3 patterns;
+	// a reader also sees the unrelated event. Isolated (no edge but an
+	// episode's own "contains"): EP-2 (its events are linked to each
+	// other, not to anything else), EP-3, d003, PATTERN-nothing and the
+	// unrelated event.
+	if h.Nodes != 12 || h.GraphNodes != 11 || h.Isolated != 5 || !near(h.IsolatedShare, 5.0/12) {
+		t.Errorf("nodes %d (graph %d) isolated %d share %v, want 12 (11), 5, 5/12", h.Nodes, h.GraphNodes, h.Isolated, h.IsolatedShare)
 	}
-	wantTypes := map[string]int{"causes": 1, "leads_to": 1, "evidence_for": 1, "prevents": 1}
+	wantTypes := map[string]int{"causes": 1, "leads_to": 1, "evidence_for": 1, "prevents": 1, "contains": 5}
 	if !maps.Equal(h.EdgeTypes, wantTypes) {
 		t.Errorf("edge types = %v, want %v", h.EdgeTypes, wantTypes)
+	}
+	// Within one episode: d001 → d002, e001 → e002 and the five contains
+	// edges; with a pattern: the evidence and the prevents edge.
+	if h.WithinEpisode != 7 || h.BetweenEpisodes != 0 || h.WithPatterns != 2 {
+		t.Errorf("within %d between %d with patterns %d, want 7, 0, 2", h.WithinEpisode, h.BetweenEpisodes, h.WithPatterns)
+	}
+	if h.LeadsToConsecutive != 1 || h.LeadsToConsecutiveShare != 1 {
+		t.Errorf("consecutive leads_to %d (%v), want 1 (1)", h.LeadsToConsecutive, h.LeadsToConsecutiveShare)
+	}
+	if !slices.Equal(h.Placeholders, []string{"PATTERN-declared", "PATTERN-nothing"}) {
+		t.Errorf("placeholders = %q", h.Placeholders)
 	}
 	if !slices.Equal(h.Tautologies, []string{"PATTERN-echo"}) {
 		t.Errorf("tautologies = %q", h.Tautologies)

@@ -9,7 +9,7 @@ import (
 // decision node to another decision (same episode, or another episode's
 // [[EPISODE#d002]]), an episode or a pattern; caused_by and leads_to
 // become one leads_to edge per pair of events; only linked events are
-// nodes.
+// nodes; each episode contains its decisions and its linked events.
 func TestDecisionAndEventEdges(t *testing.T) {
 	_, res := build(t, repo{
 		"episodes/e1.md": episode("EP-1", "success",
@@ -26,11 +26,16 @@ func TestDecisionAndEventEdges(t *testing.T) {
 		"notes/c.md":     concept("Concept"),
 	})
 	want := []string{
+		"EP-1 -contains-> EP-1#d001 w=1.0000 n=1",
+		"EP-1 -contains-> EP-1#d002 w=1.0000 n=1",
+		"EP-1 -contains-> EP-1#e001 w=1.0000 n=1",
+		"EP-1 -contains-> EP-1#e002 w=1.0000 n=1",
 		"EP-1#d001 -causes-> EP-1#d002 w=0.5000 n=1",
 		"EP-1#d001 -causes-> EP-2 w=0.5000 n=1",
 		"EP-1#d001 -causes-> EP-2#d001 w=0.5000 n=1",
 		"EP-1#d001 -causes-> PATTERN-p w=0.5000 n=1",
 		"EP-1#e001 -leads_to-> EP-1#e002 w=0.5000 n=1",
+		"EP-2 -contains-> EP-2#d001 w=1.0000 n=1",
 	}
 	if got := edgeStrings(res.Edges); !slices.Equal(got, want) {
 		t.Errorf("edges:\n%q\nwant\n%q", got, want)
@@ -69,7 +74,8 @@ func TestAntipatternThresholds(t *testing.T) {
 		"patterns/ok.md": pattern("PATTERN-ok", "", evidenceSection("[[EP-2]] - partial", "[[EP-3]] - success")),
 		// 0 over 1: too few occurrences.
 		"patterns/one.md": pattern("PATTERN-one", "", evidenceSection("[[EP-1]] - failure")),
-		// Exactly 0.3, declared: the threshold is inclusive.
+		// 0.3 over 10, declared: not a measurement, so it classifies
+		// nothing (SPEC §3, default rates).
 		"patterns/edge.md": pattern("PATTERN-edge", "success_rate: 0.3\noccurrences: 10\n"),
 	}
 	notes := parseRepo(t, r)
@@ -84,17 +90,21 @@ func TestAntipatternThresholds(t *testing.T) {
 		return out
 	}
 	got := classes(DefaultOptions())
-	want := map[string]string{"PATTERN-low": "antipattern", "PATTERN-ok": "pattern", "PATTERN-one": "pattern", "PATTERN-edge": "antipattern"}
+	want := map[string]string{"PATTERN-low": "antipattern", "PATTERN-ok": "pattern", "PATTERN-one": "pattern", "PATTERN-edge": "pattern"}
 	for id, typ := range want {
 		if got[id] != typ {
 			t.Errorf("default thresholds: %s is %s, want %s", id, got[id], typ)
 		}
 	}
+	// Inclusive: PATTERN-ok's 0.75 is at the threshold.
 	got = classes(Options{AntipatternMaxSuccess: 0.75, AntipatternMinOccurrences: 1})
-	for _, id := range []string{"PATTERN-low", "PATTERN-ok", "PATTERN-one", "PATTERN-edge"} {
+	for _, id := range []string{"PATTERN-low", "PATTERN-ok", "PATTERN-one"} {
 		if got[id] != "antipattern" {
 			t.Errorf("max 0.75 over 1: %s is %s, want antipattern", id, got[id])
 		}
+	}
+	if got["PATTERN-edge"] != "pattern" {
+		t.Errorf("max 0.75 over 1: the declared PATTERN-edge is %s, want pattern", got["PATTERN-edge"])
 	}
 	res := Build(notes, DefaultOptions())
 	// PATTERN-low's edge: Wilson lower bound of 1 − 0.25 over 2.

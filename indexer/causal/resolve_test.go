@@ -109,7 +109,7 @@ func TestBuildLinks(t *testing.T) {
 			"- mentions [[Ledger]]",
 			"- also [[Missing B]] and [[Missing A]]",
 		),
-		"patterns/run-tests.md": pattern("PATTERN-run-tests", "type: pattern\n", "See [[ledger]]."),
+		"patterns/run-tests.md": pattern("PATTERN-run-tests", "type: pattern\ntrigger: Before a commit\naction: Run the tests\n", "See [[ledger]]."),
 	}
 	notes, res := build(t, r)
 	ep := noteIndex(t, notes, "EPISODE-2026-08-01-session-01")

@@ -14,15 +14,28 @@ type Stats struct {
 	Confidence float64
 	// Evidence are the counted evidence lines, in file order.
 	Evidence []EvidenceRef
+	// FixtureEvidence counts the evidence lines left out because they
+	// name a fixture or nearly empty episode.
+	FixtureEvidence int
 	// Antipattern: the note says it is one (type or title), or its
-	// statistics fall under the thresholds of Options.
+	// measured statistics fall under the thresholds of Options.
 	Antipattern bool
+	// Contradicted: the evidence lines' rate differs by more than 0.1 from
+	// the rate of the evidence episodes' own outcomes (ai-agents' 0.0 over
+	// episodes that each say success). Such a rate is not a measurement.
+	Contradicted bool
+	// EpisodeRate is the rate of the evidence episodes' own outcomes, over
+	// those that have one; EpisodeOutcomes how many do.
+	EpisodeRate     float64
+	EpisodeOutcomes int
 }
 
-// EvidenceRef is one counted evidence episode.
+// EvidenceRef is one counted evidence episode: the outcome the evidence
+// line gives, and the one the episode itself records ("" when none).
 type EvidenceRef struct {
 	ID      string
 	Outcome string
+	Own     string
 }
 
 var outcomeValue = map[string]float64{"success": 1, "partial": 0.5, "failure": 0}
@@ -59,9 +72,12 @@ func patternStats(p *note.Pattern, evidence []EvidenceRef) Stats {
 
 // reliability is the Wilson lower bound of how reliably a pattern's
 // relationships hold: its success rate, or its failure rate for an
-// antipattern. ok is false when the pattern has no statistics.
+// antipattern. ok is false when the pattern has no statistics, or a rate
+// that its own evidence episodes contradict. A declared rate still
+// weighs the pattern's edges (SPEC §3's weight is the pattern's
+// success_rate, declared or measured); it only does not classify it.
 func reliability(s Stats) (float64, bool) {
-	if s.Source == "" || s.Occurrences == 0 {
+	if s.Source == "" || s.Occurrences == 0 || s.Contradicted {
 		return 0, false
 	}
 	rate := s.SuccessRate

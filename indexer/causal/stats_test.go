@@ -58,6 +58,9 @@ func TestWilsonMonotonic(t *testing.T) {
 	}
 }
 
+// rule is a pattern's trigger and action that no health rule flags.
+const rule = "trigger: A deploy fails\naction: Roll back the deploy\n"
+
 // statsRepo holds the episodes every stats case may name.
 func statsRepo(patternFile string) repo {
 	r := repo{
@@ -86,12 +89,12 @@ func TestStats(t *testing.T) {
 			name:     "evidence rate",
 			evidence: []string{"[[EP-s1]] - success", "[[EP-p1]] - partial", "[[EP-f1]] - failure"},
 			want: Stats{Source: "evidence", Occurrences: 3, SuccessRate: 0.5, Evidence: []EvidenceRef{
-				{"EP-s1", "success"}, {"EP-p1", "partial"}, {"EP-f1", "failure"}}},
+				{"EP-s1", "success", ""}, {"EP-p1", "partial", ""}, {"EP-f1", "failure", ""}}},
 		},
 		{
 			name:     "evidence by file name and in any case",
 			evidence: []string{"[[s1]] - success", "[[ep-S2]] — Success, after a retry"},
-			want:     Stats{Source: "evidence", Occurrences: 2, SuccessRate: 1, Evidence: []EvidenceRef{{"EP-s1", "success"}, {"EP-s2", "success"}}},
+			want:     Stats{Source: "evidence", Occurrences: 2, SuccessRate: 1, Evidence: []EvidenceRef{{"EP-s1", "success", ""}, {"EP-s2", "success", ""}}},
 		},
 		{
 			name:  "declared fallback",
@@ -115,7 +118,7 @@ func TestStats(t *testing.T) {
 		{
 			name:     "evidence episode does not exist",
 			evidence: []string{"[[EP-none]] - success", "[[EP-f1]] - failure"},
-			want:     Stats{Source: "evidence", Occurrences: 1, SuccessRate: 0, Evidence: []EvidenceRef{{"EP-f1", "failure"}}},
+			want:     Stats{Source: "evidence", Occurrences: 1, SuccessRate: 0, Evidence: []EvidenceRef{{"EP-f1", "failure", ""}}},
 			rules:    []string{"link-dangling"},
 		},
 		{
@@ -128,12 +131,12 @@ func TestStats(t *testing.T) {
 		{
 			name:     "bad outcome is not counted",
 			evidence: []string{"[[EP-s1]] - maybe", "[[EP-s2]]", "[[EP-f1]] - failure"},
-			want:     Stats{Source: "evidence", Occurrences: 1, SuccessRate: 0, Evidence: []EvidenceRef{{"EP-f1", "failure"}}},
+			want:     Stats{Source: "evidence", Occurrences: 1, SuccessRate: 0, Evidence: []EvidenceRef{{"EP-f1", "failure", ""}}},
 		},
 		{
 			name:     "evidence names a concept",
 			evidence: []string{"[[Ledger]] - success", "[[EP-s1]] - success"},
-			want:     Stats{Source: "evidence", Occurrences: 1, SuccessRate: 1, Evidence: []EvidenceRef{{"EP-s1", "success"}}},
+			want:     Stats{Source: "evidence", Occurrences: 1, SuccessRate: 1, Evidence: []EvidenceRef{{"EP-s1", "success", ""}}},
 			rules:    []string{"evidence-target"},
 		},
 		{
@@ -145,21 +148,22 @@ func TestStats(t *testing.T) {
 		{
 			name:     "outcome differs from the episode's own",
 			evidence: []string{"[[EP-f1]] - success", "[[EP-s1]] - success"},
-			want:     Stats{Source: "evidence", Occurrences: 2, SuccessRate: 1, Evidence: []EvidenceRef{{"EP-f1", "success"}, {"EP-s1", "success"}}},
-			rules:    []string{"evidence-outcome-mismatch"},
+			want:     Stats{Source: "evidence", Occurrences: 2, SuccessRate: 1, Evidence: []EvidenceRef{{"EP-f1", "success", ""}, {"EP-s1", "success", ""}}},
+			// The lines' 1.0 against the episodes' own 0.5.
+			rules: []string{"evidence-outcome-mismatch", "pattern-rate-contradicted"},
 		},
 		{
 			name:     "declared rate drifts from the evidence",
 			front:    "success_rate: 0.9\noccurrences: 2\n",
 			evidence: []string{"[[EP-s1]] - success", "[[EP-f1]] - failure"},
-			want:     Stats{Source: "evidence", Occurrences: 2, SuccessRate: 0.5, Evidence: []EvidenceRef{{"EP-s1", "success"}, {"EP-f1", "failure"}}},
+			want:     Stats{Source: "evidence", Occurrences: 2, SuccessRate: 0.5, Evidence: []EvidenceRef{{"EP-s1", "success", ""}, {"EP-f1", "failure", ""}}},
 			rules:    []string{"pattern-rate-drift"},
 		},
 		{
 			name:     "declared rate close to the evidence",
 			front:    "success_rate: 0.55\n",
 			evidence: []string{"[[EP-s1]] - success", "[[EP-f1]] - failure"},
-			want:     Stats{Source: "evidence", Occurrences: 2, SuccessRate: 0.5, Evidence: []EvidenceRef{{"EP-s1", "success"}, {"EP-f1", "failure"}}},
+			want:     Stats{Source: "evidence", Occurrences: 2, SuccessRate: 0.5, Evidence: []EvidenceRef{{"EP-s1", "success", ""}, {"EP-f1", "failure", ""}}},
 		},
 		{
 			// 0.4 − 1/3 ≈ 0.067: no drift.
@@ -167,7 +171,7 @@ func TestStats(t *testing.T) {
 			front:    "success_rate: 0.4\n",
 			evidence: []string{"[[EP-s1]] - success", "[[EP-f1]] - failure", "[[EP-f2]] - failure"},
 			want: Stats{Source: "evidence", Occurrences: 3, SuccessRate: 1.0 / 3, Evidence: []EvidenceRef{
-				{"EP-s1", "success"}, {"EP-f1", "failure"}, {"EP-f2", "failure"}}},
+				{"EP-s1", "success", ""}, {"EP-f1", "failure", ""}, {"EP-f2", "failure", ""}}},
 		},
 		{
 			// A difference of exactly 0.1 is not "over 0.1" (SPEC §3),
@@ -176,7 +180,7 @@ func TestStats(t *testing.T) {
 			name:     "difference of exactly 0.1",
 			front:    "success_rate: 0.6\n",
 			evidence: []string{"[[EP-s1]] - success", "[[EP-f1]] - failure"},
-			want:     Stats{Source: "evidence", Occurrences: 2, SuccessRate: 0.5, Evidence: []EvidenceRef{{"EP-s1", "success"}, {"EP-f1", "failure"}}},
+			want:     Stats{Source: "evidence", Occurrences: 2, SuccessRate: 0.5, Evidence: []EvidenceRef{{"EP-s1", "success", ""}, {"EP-f1", "failure", ""}}},
 		},
 		{
 			name:     "difference of exactly 0.1, rounding up in binary",
@@ -191,7 +195,7 @@ func TestStats(t *testing.T) {
 			if len(tt.evidence) > 0 {
 				body = append(body, evidenceSection(tt.evidence...))
 			}
-			notes, res := build(t, statsRepo(pattern("PATTERN-p", "type: pattern\n"+tt.front, body...)))
+			notes, res := build(t, statsRepo(pattern("PATTERN-p", "type: pattern\n"+rule+tt.front, body...)))
 			i := noteIndex(t, notes, "PATTERN-p")
 			got := res.Stats[i]
 			if got.Source != tt.want.Source || got.Occurrences != tt.want.Occurrences || !near(got.SuccessRate, tt.want.SuccessRate) {
@@ -201,7 +205,7 @@ func TestStats(t *testing.T) {
 			if w := Wilson(got.SuccessRate, got.Occurrences); !near(got.Confidence, w) {
 				t.Errorf("confidence = %v, want Wilson %v", got.Confidence, w)
 			}
-			if !slices.Equal(got.Evidence, tt.want.Evidence) {
+			if !slices.Equal(got.Evidence, withOwn(tt.want.Evidence)) {
 				t.Errorf("evidence = %v, want %v", got.Evidence, tt.want.Evidence)
 			}
 			wantRules := tt.rules
@@ -220,6 +224,21 @@ func TestStats(t *testing.T) {
 	}
 }
 
+// withOwn fills in the outcome each statsRepo episode records itself,
+// which its id says (EP-s1 a success, EP-f1 a failure, EP-p1 partial).
+func withOwn(refs []EvidenceRef) []EvidenceRef {
+	own := map[string]string{"EP-s": "success", "EP-f": "failure", "EP-p": "partial"}
+	out := []EvidenceRef{}
+	for _, r := range refs {
+		r.Own = own[r.ID[:4]]
+		out = append(out, r)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
 // tenWith3Successes is 3 successes and 7 failures, ten distinct episodes
 // of statsRepo.
 func tenWith3Successes() []string {
@@ -231,15 +250,15 @@ func tenWith3Successes() []string {
 }
 
 func tenWith3SuccessesRefs() []EvidenceRef {
-	refs := []EvidenceRef{{"EP-s1", "success"}, {"EP-s2", "success"}, {"EP-s3", "success"}}
+	refs := []EvidenceRef{{"EP-s1", "success", ""}, {"EP-s2", "success", ""}, {"EP-s3", "success", ""}}
 	for i := 1; i <= 7; i++ {
-		refs = append(refs, EvidenceRef{fmt.Sprintf("EP-f%d", i), "failure"})
+		refs = append(refs, EvidenceRef{fmt.Sprintf("EP-f%d", i), "failure", ""})
 	}
 	return refs
 }
 
 func TestStatsDiagnostics(t *testing.T) {
-	src := pattern("PATTERN-p", "type: pattern\nsuccess_rate: 0.95\n",
+	src := pattern("PATTERN-p", "type: pattern\n"+rule+"success_rate: 0.95\n",
 		"## Context",
 		"",
 		"Text.",
@@ -247,18 +266,18 @@ func TestStatsDiagnostics(t *testing.T) {
 		evidenceSection("[[Ledger]] - success", "[[EP-f1]] - success", "[[EP-none]] - success", "[[EP-s1]] - failure"),
 	)
 	_, res := build(t, statsRepo(src))
-	// Front matter is lines 1-5, the evidence items lines 13-16; every
+	// Front matter is lines 1-7, the evidence items lines 15-18; every
 	// item's link starts at column 3.
 	want := []note.Diagnostic{
-		{Path: "patterns/p.md", Line: 13, Col: 3, Severity: note.Warning, Rule: "evidence-target",
+		{Path: "patterns/p.md", Line: 15, Col: 3, Severity: note.Warning, Rule: "evidence-target",
 			Message: "evidence [[Ledger]] is not an episode; it is not counted"},
-		{Path: "patterns/p.md", Line: 14, Col: 3, Severity: note.Warning, Rule: "evidence-outcome-mismatch",
-			Message: "evidence says EP-f1 was a success, but the episode says failure; the evidence line is counted as written"},
 		{Path: "patterns/p.md", Line: 16, Col: 3, Severity: note.Warning, Rule: "evidence-outcome-mismatch",
+			Message: "evidence says EP-f1 was a success, but the episode says failure; the evidence line is counted as written"},
+		{Path: "patterns/p.md", Line: 18, Col: 3, Severity: note.Warning, Rule: "evidence-outcome-mismatch",
 			Message: "evidence says EP-s1 was a failure, but the episode says success; the evidence line is counted as written"},
-		{Path: "patterns/p.md", Line: 13, Col: 1, Severity: note.Warning, Rule: "pattern-rate-drift",
+		{Path: "patterns/p.md", Line: 15, Col: 1, Severity: note.Warning, Rule: "pattern-rate-drift",
 			Message: "declared success_rate 0.95 differs from the evidence (0.50 over 2 episodes) by more than 0.1"},
-		{Path: "patterns/p.md", Line: 15, Col: 3, Severity: note.Warning, Rule: "link-dangling",
+		{Path: "patterns/p.md", Line: 17, Col: 3, Severity: note.Warning, Rule: "link-dangling",
 			Message: "[[EP-none]] names no note; it is shown as a missing note"},
 	}
 	note.SortDiagnostics(want)

@@ -1,0 +1,263 @@
+package causal
+
+import (
+	"math"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/engramhq/engram/indexer/note"
+)
+
+// Flags are what graph health finds wrong with a note (SPEC §3, "Graph
+// health"): the ways ai-agents' own graph turned out to be noise (its
+// ADR-089), each a name published in the note's JSON and shown as a
+// banner on its page. A flagged pattern is never offered to agents as
+// advice; a flagged episode is never offered as similar and never counts
+// as a pattern's evidence.
+const (
+	// FlagFixture: an episode whose id or task says it is a test fixture
+	// ("Test implementation"), or a pattern that comes from fixtures: its
+	// evidence is only fixture episodes, or its trigger or action is the
+	// text of one.
+	FlagFixture = "fixture"
+	// FlagEmpty: an episode with no content beyond a task of at most two
+	// words ("Task 1", "Session 373 - 2026-01-05").
+	FlagEmpty = "empty"
+	// FlagTautology: a pattern whose action restates its trigger.
+	FlagTautology = "tautology"
+	// FlagPlaceholder: a pattern whose trigger or action is a template or
+	// a placeholder ("When unknown decision needed", "T1" → "A1", TODO,
+	// empty).
+	FlagPlaceholder = "placeholder"
+	// FlagDefaultRate: a pattern whose success rate is not a measurement:
+	// declared with no evidence behind it, or contradicted by its evidence
+	// episodes' own outcomes (0.0 over episodes that each say success).
+	FlagDefaultRate = "default_rate"
+)
+
+// flagOrder is the order flags are listed in.
+var flagOrder = []string{FlagFixture, FlagEmpty, FlagTautology, FlagPlaceholder, FlagDefaultRate}
+
+func sortFlags(fs []string) []string {
+	out := []string{}
+	for _, f := range flagOrder {
+		for _, g := range fs {
+			if g == f {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// fixtureMarkers are the words that say "this is test data"; fixtureWords
+// are those that may stand beside them in a fixture's id or task without
+// making it real work ("Test implementation", "sample episode 3").
+var (
+	fixtureMarkers = wordSet("test tests testing fixture fixtures sample samples example examples dummy mock mocked placeholder lorem ipsum")
+	fixtureWords   = wordSet("implementation task tasks episode episodes session sessions case cases data demo foo bar baz qux the a an of for")
+)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// EpisodeFlags says whether an episode is a test fixture or nearly empty
+// (SPEC §3): its id or task says test, fixture, sample or example and
+// nothing else of substance, or it has no content beyond a task of at
+// most two words. Real work that mentions tests ("Fix the flaky auth
+// test", "…-orphaned-test-hardening") is neither.
+func EpisodeFlags(n *note.Note) []string {
+	if n.Episode == nil {
+		return []string{}
+	}
+	var fs []string
+	if saysFixture(idWords(n.Title)) || saysFixture(letterWords(n.Episode.Task)) {
+		fs = append(fs, FlagFixture)
+	}
+	if !hasContent(n) && len(Words(n.Episode.Task)) <= 2 {
+		fs = append(fs, FlagEmpty)
+	}
+	return sortFlags(fs)
+}
+
+// saysFixture reports whether words are a fixture's: at least one marker,
+// and nothing but markers and filler.
+func saysFixture(words []string) bool {
+	marker := false
+	for _, w := range words {
+		switch {
+		case fixtureMarkers[w]:
+			marker = true
+		case !fixtureWords[w]:
+			return false
+		}
+	}
+	return marker
+}
+
+// idWords are the words of an episode id that say what it is about: its
+// lower-cased letter runs, less the "episode" and "session" every id has.
+// Numbers and dates say nothing.
+func idWords(id string) []string {
+	var out []string
+	for _, w := range letterWords(id) {
+		if w != "episode" && w != "session" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// letterWords are the lower-cased runs of letters of s.
+func letterWords(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
+// hasContent reports whether an episode has anything beyond its task.
+func hasContent(n *note.Note) bool {
+	e := n.Episode
+	if len(e.Decisions) > 0 || len(e.Lessons) > 0 || len(n.Observations) > 0 || len(n.Relations) > 0 {
+		return true
+	}
+	for _, ev := range e.Events {
+		if len(Words(ev.Text)) > 0 {
+			return true
+		}
+	}
+	for _, s := range n.Sections {
+		if len(Words(s.Markdown)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// meaningless matches the identifiers that carry no meaning as words:
+// dates and timestamps, times, UUIDs and numbers (a small number is let
+// back in by Words).
+var meaningless = regexp.MustCompile(`(?i)^(\d{4}-\d{2}-\d{2}(t[\d:.]+(z|[+-]\d{2}:?\d{2})?)?|\d{1,2}:\d{2}(:\d{2}([.,]\d+)?)?(z|[+-]\d{2}:?\d{2})?|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+)$`)
+
+// Words are the words of s as a reader counts them: runs of text between
+// spaces that hold a letter or a digit, less the identifiers that carry
+// no meaning (dates, timestamps, UUIDs, SHAs). "Session 373 - 2026-01-05"
+// is two words; "Task of EP-1" three.
+func Words(s string) []string {
+	var out []string
+	for _, f := range strings.Fields(s) {
+		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if w == "" || isHexID(w) || meaningless.MatchString(w) && !isSmallNumber(w) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// isHexID: seven or more hex digits with a digit and a letter among them
+// (a SHA, abbreviated or not).
+func isHexID(w string) bool {
+	if len(w) < 7 {
+		return false
+	}
+	digit, letter := false, false
+	for _, r := range w {
+		switch {
+		case r >= '0' && r <= '9':
+			digit = true
+		case r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F':
+			letter = true
+		default:
+			return false
+		}
+	}
+	return digit && letter
+}
+
+// isSmallNumber: a plain number that a person wrote as a word ("Task 1",
+// "Session 373", "PR 2829"), not an id.
+func isSmallNumber(w string) bool {
+	if len(w) > 6 {
+		return false
+	}
+	for _, r := range w {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// placeholderText matches a trigger or action that is a template or a
+// placeholder: a letter and digits ("T1", "A"), TODO-like words, a
+// template slot ("<trigger>", "{type}"), or ai-agents' extractor template
+// "When <decision type> decision needed", which names no situation.
+var placeholderText = regexp.MustCompile(`(?i)^(\pL\d*|todo|tbd|fixme|xxx|n/?a|none|null|unknown|placeholder|trigger|action|\.\.\.|…|<[^<>]*>|.*\{\{.*\}\}.*|.*\{\w+\}.*|when \S+ decision needed)$`)
+
+// Placeholder reports whether a pattern's trigger or action is empty, a
+// template or a placeholder.
+func Placeholder(trigger, action string) bool {
+	for _, s := range []string{trigger, action} {
+		s = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s), ".:"))
+		if s == "" || placeholderText.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// episodeFlags flags the fixture and nearly empty episodes, before the
+// statistics leave them out of the evidence.
+func (b *builder) episodeFlags() {
+	b.r.Flags = make([][]string, len(b.notes))
+	for i := range b.notes {
+		b.r.Flags[i] = EpisodeFlags(&b.notes[i])
+	}
+}
+
+// contradicted compares a pattern's rate with the evidence episodes' own
+// outcomes: more than 0.1 apart (the drift SPEC §3 allows a declared
+// rate), the rate is not a measurement.
+func (b *builder) contradicted(n *note.Note, s *Stats) {
+	sum := 0.0
+	for _, e := range s.Evidence {
+		if v, ok := outcomeValue[e.Own]; ok {
+			sum += v
+			s.EpisodeOutcomes++
+		}
+	}
+	if s.Source != "evidence" || s.EpisodeOutcomes == 0 {
+		return
+	}
+	s.EpisodeRate = sum / float64(s.EpisodeOutcomes)
+	if math.Abs(s.EpisodeRate-s.SuccessRate) <= maxDrift {
+		return
+	}
+	s.Contradicted = true
+	ev := n.Pattern.Evidence[0]
+	b.report(n.Path, ev.Line, 1, note.Warning, "pattern-rate-contradicted",
+		"the evidence lines give a success rate of %.2f, but the %d evidence episodes' own outcomes give %.2f; the rate is not counted as a measurement, and does not classify the pattern",
+		s.SuccessRate, s.EpisodeOutcomes, s.EpisodeRate)
+}
+
+// flagWords names an episode's flags for a message.
+func flagWords(fs []string) string {
+	var out []string
+	for _, f := range fs {
+		switch f {
+		case FlagFixture:
+			out = append(out, "a test fixture")
+		case FlagEmpty:
+			out = append(out, "nearly empty")
+		default:
+			out = append(out, f)
+		}
+	}
+	return strings.Join(out, " and ")
+}
