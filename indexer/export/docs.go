@@ -172,6 +172,10 @@ type Pattern struct {
 	StatsSource string   `json:"stats_source"`
 	Declared    Declared `json:"declared"`
 	Antipattern bool     `json:"antipattern"`
+	// Flags are what graph health found wrong (SPEC §3): "tautology",
+	// "placeholder", "fixture", "default_rate". A flagged pattern is never
+	// offered to agents as advice.
+	Flags []string `json:"flags"`
 	// Decayed: raw is confidence plus the feedback priority; age runs from
 	// the latest evidence episode or last_validated, else created.
 	Decayed
@@ -183,12 +187,13 @@ type Pattern struct {
 	URL      string        `json:"url"`
 	JSONURL  string        `json:"json_url"`
 	// Full pattern documents only.
-	LastValidated string     `json:"last_validated,omitempty"`
-	Relations     []Relation `json:"relations,omitempty"`
-	Links         []Link     `json:"links,omitempty"`
-	Backlinks     []Ref      `json:"backlinks,omitempty"`
-	Sections      []Section  `json:"sections,omitempty"`
-	Source        *Source    `json:"source,omitempty"`
+	Observations  []Observation `json:"observations,omitempty"`
+	LastValidated string        `json:"last_validated,omitempty"`
+	Relations     []Relation    `json:"relations,omitempty"`
+	Links         []Link        `json:"links,omitempty"`
+	Backlinks     []Ref         `json:"backlinks,omitempty"`
+	Sections      []Section     `json:"sections,omitempty"`
+	Source        *Source       `json:"source,omitempty"`
 }
 
 // Declared holds a pattern's front matter statistics.
@@ -222,19 +227,47 @@ type GraphEdge struct {
 	Episodes []string `json:"episodes"`
 }
 
-// Health is health.json (SPEC §4.0): how much of the graph is signal.
+// Health is health.json (SPEC §4.0, §3 "Graph health"): how much of the
+// graph is signal, measured the way ai-agents' ADR-089 found its own graph
+// to be noise.
 type Health struct {
-	Version       int            `json:"version"`
-	ReferenceTime string         `json:"reference_time"`
-	Nodes         int            `json:"nodes"`
+	Version       int    `json:"version"`
+	ReferenceTime string `json:"reference_time"`
+	// Nodes counts every node a reader could see: the graph's nodes
+	// (graph_nodes, those of graph.json) and the events no link touches.
+	Nodes      int `json:"nodes"`
+	GraphNodes int `json:"graph_nodes"`
+	// Isolated counts the nodes with no edge besides "contains" (an
+	// episode's own decisions and events are structure, not links).
 	Isolated      int            `json:"isolated"`
 	IsolatedShare float64        `json:"isolated_share"`
 	EdgeTypes     map[string]int `json:"edge_types"`
-	Tautologies   []string       `json:"tautologies"`
-	DefaultRates  []string       `json:"default_rates"`
-	Dangling      []DanglingLink `json:"dangling"`
-	Cycles        [][]string     `json:"cycles"`
-	Duplicates    [][]string     `json:"duplicates"`
+	// Edges by what they join: one episode and its parts, two different
+	// episodes, or a pattern.
+	EdgesWithinEpisode   int `json:"edges_within_episode"`
+	EdgesBetweenEpisodes int `json:"edges_between_episodes"`
+	EdgesWithPatterns    int `json:"edges_with_patterns"`
+	// LeadsToConsecutive counts the leads_to edges that only join an event
+	// to the next one of its timeline: timeline order, not a causal claim.
+	LeadsToConsecutive      int     `json:"leads_to_consecutive"`
+	LeadsToConsecutiveShare float64 `json:"leads_to_consecutive_share"`
+	// EpisodePairs counts the pairs of episodes that are evidence for a
+	// common pattern; EpisodePairsUnflagged through a pattern no rule flags.
+	EpisodePairs          int `json:"episode_pairs_via_patterns"`
+	EpisodePairsUnflagged int `json:"episode_pairs_via_unflagged_patterns"`
+	// The flagged patterns (each also carries its flags): tautologies,
+	// placeholders, fixtures, and rates that are not measurements
+	// (declared only, or contradicted by the episodes' own outcomes).
+	Tautologies  []string `json:"tautologies"`
+	Placeholders []string `json:"placeholders"`
+	Fixtures     []string `json:"fixtures"`
+	DefaultRates []string `json:"default_rates"`
+	// The flagged episodes: test fixtures, and nearly empty ones.
+	FixtureEpisodes []string       `json:"fixture_episodes"`
+	EmptyEpisodes   []string       `json:"empty_episodes"`
+	Dangling        []DanglingLink `json:"dangling"`
+	Cycles          [][]string     `json:"cycles"`
+	Duplicates      [][]string     `json:"duplicates"`
 	// Diagnostics counts the build's diagnostics by severity and by rule.
 	Diagnostics DiagnosticCounts `json:"diagnostics"`
 }

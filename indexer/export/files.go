@@ -101,7 +101,7 @@ func (s *Site) Files() ([]File, error) {
 // summary is a pattern as listed in patterns.json: the full document less
 // its prose, relations and backlinks.
 func summary(p Pattern) Pattern {
-	p.Relations, p.Links, p.Backlinks, p.Sections, p.Source, p.LastValidated = nil, nil, nil, nil, nil, ""
+	p.Relations, p.Links, p.Backlinks, p.Sections, p.Source, p.LastValidated, p.Observations = nil, nil, nil, nil, nil, "", nil
 	return p
 }
 

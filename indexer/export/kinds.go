@@ -28,7 +28,7 @@ func (x *exporter) episode(i int) Episode {
 		Links:        x.links(i),
 		Backlinks:    x.backlinks(i),
 		Similar:      []Similar{},
-		Flags:        []string{},
+		Flags:        x.flags(i),
 		Sections:     sections(n, "Context"),
 		Extra:        n.Extra,
 		Source:       x.source(i),
@@ -80,7 +80,8 @@ func (x *exporter) pattern(i int) Pattern {
 		Trigger: trigger, Action: action,
 		Occurrences: st.Occurrences, StatsSource: st.Source,
 		Declared: Declared{SuccessRate: n.Pattern.DeclaredRate, Occurrences: n.Pattern.DeclaredOccurrences},
-		Tags:     tagsOf(n), Evidence: []EvidenceRef{}, EdgesOut: []Edge{}, EdgesIn: []Edge{},
+		Flags:    x.flags(i), Observations: x.observations(i),
+		Tags: tagsOf(n), Evidence: []EvidenceRef{}, EdgesOut: []Edge{}, EdgesIn: []Edge{},
 		URL: x.url(i), JSONURL: x.jsonURL(i),
 		LastValidated: formatTime(n.Pattern.LastValidated),
 		Relations:     x.relations(i),
@@ -248,19 +249,33 @@ func SortAntipatterns(ps []Pattern) {
 	})
 }
 
+// flags are what graph health found wrong with note i, never nil.
+func (x *exporter) flags(i int) []string {
+	out := []string{}
+	if i < len(x.in.Graph.Flags) {
+		out = append(out, x.in.Graph.Flags[i]...)
+	}
+	return out
+}
+
 func (x *exporter) health() Health {
 	h := x.in.Graph.Health
 	out := Health{
 		Version: SchemaVersion, ReferenceTime: formatTime(x.in.ReferenceTime),
 		Diagnostics: DiagnosticCounts{ByRule: map[string]int{}},
-		Nodes:       h.Nodes, Isolated: h.Isolated, IsolatedShare: round(h.IsolatedShare),
-		EdgeTypes: h.EdgeTypes, Tautologies: h.Tautologies, DefaultRates: h.DefaultRates,
+		Nodes:       h.Nodes, GraphNodes: h.GraphNodes, Isolated: h.Isolated, IsolatedShare: round(h.IsolatedShare),
+		EdgeTypes:          h.EdgeTypes,
+		EdgesWithinEpisode: h.WithinEpisode, EdgesBetweenEpisodes: h.BetweenEpisodes, EdgesWithPatterns: h.WithPatterns,
+		LeadsToConsecutive: h.LeadsToConsecutive, LeadsToConsecutiveShare: round(h.LeadsToConsecutiveShare),
+		EpisodePairs: h.EpisodePairs, EpisodePairsUnflagged: h.EpisodePairsUnflagged,
+		Tautologies: h.Tautologies, Placeholders: h.Placeholders, Fixtures: h.Fixtures, DefaultRates: h.DefaultRates,
+		FixtureEpisodes: h.FixtureEpisodes, EmptyEpisodes: h.EmptyEpisodes,
 		Dangling: []DanglingLink{}, Cycles: h.Cycles, Duplicates: h.Duplicates,
 	}
 	for _, d := range h.Dangling {
 		out.Dangling = append(out.Dangling, DanglingLink{From: d.From, Target: d.Target})
 	}
-	for _, v := range []*[]string{&out.Tautologies, &out.DefaultRates} {
+	for _, v := range []*[]string{&out.Tautologies, &out.Placeholders, &out.Fixtures, &out.DefaultRates, &out.FixtureEpisodes, &out.EmptyEpisodes} {
 		if *v == nil {
 			*v = []string{}
 		}
