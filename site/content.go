@@ -47,7 +47,8 @@ func pages(s *export.Site, md markdown) []page {
 	ps := []page{
 		{path: "_index.md", api: "api/v1/index.json", fm: frontMatter{Title: s.Title, Outputs: []string{"html", "rss"}, Params: map[string]any{
 			"kind": "home", "counts": s.Manifest.Counts, "commit": s.Manifest.Commit,
-			"reference_time": s.Manifest.ReferenceTime, "antipatterns": antipatternSlugs(s), "health": health(s), "pending": s.Pending,
+			"reference_time": s.Manifest.ReferenceTime, "antipatterns": antipatternSlugs(s), "best": bestPatternSlugs(s, homeItems),
+			"health": health(s), "pending": s.Pending,
 			"lessons": lessonViews(s, homeLessons), "chart": ix.chart,
 		}}},
 		{path: "episodes/_index.md", api: "api/v1/episodes.json", fm: frontMatter{Title: "Episodes", Outputs: []string{"html", "rss"},
@@ -76,7 +77,7 @@ func pages(s *export.Site, md markdown) []page {
 		// The patterns that cite the episode have their own list: the
 		// other backlinks are "linked from".
 		params := map[string]any{"kind": "episode", "html": h, "cited_by": ix.citedBy[e.ID], "tags": ix.tagLinks(e.Tags),
-			"linked_from": without(e.Backlinks, ix.citedBy[e.ID])}
+			"linked_from": without(e.Backlinks, ix.citedBy[e.ID]), "flag_notes": flagNotes(e.Flags)}
 		// Episodes are sorted newest first: the previous one is older.
 		if i+1 < len(s.Episodes) {
 			params["prev"] = export.Ref{ID: s.Episodes[i+1].ID, Type: "episode", URL: s.Episodes[i+1].URL}
@@ -96,7 +97,7 @@ func pages(s *export.Site, md markdown) []page {
 		h["interval"] = intervalChart(p)
 		h["graph"] = graphs[i]
 		params := map[string]any{"kind": "pattern", "html": h, "edges_out": ix.edgeViews(p.EdgesOut, false), "edges_in": ix.edgeViews(p.EdgesIn, true),
-			"tags": ix.tagLinks(p.Tags)}
+			"tags": ix.tagLinks(p.Tags), "flag_notes": flagNotes(p.Flags)}
 		p.Links, p.Sections = nil, nil
 		params["doc"] = p
 		ps = append(ps, page{path: "patterns/" + slug(p.URL) + ".md", api: apiPath(p.JSONURL, s.BaseURL), fm: frontMatter{
@@ -294,12 +295,58 @@ func antipatternSlugs(s *export.Site) []string {
 	return out
 }
 
+// bestPatternSlugs are the page slugs of the n best patterns by decayed
+// score: neither antipatterns nor flagged by graph health, which the
+// bootstrap never offers as advice either.
+func bestPatternSlugs(s *export.Site, n int) []string {
+	var ps []export.Pattern
+	for _, p := range s.Patterns {
+		if !p.Antipattern && len(p.Flags) == 0 {
+			ps = append(ps, p)
+		}
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Score > ps[j].Score })
+	out := []string{}
+	for _, p := range first(ps, n) {
+		out = append(out, slug(p.URL))
+	}
+	return out
+}
+
+// flagNote says what one health flag means, for a note's banner.
+type flagNote struct {
+	Flag string `json:"flag"`
+	Text string `json:"text"`
+}
+
+// flagTexts explain the flags of graph health (SPEC §3) to a reader.
+var flagTexts = map[string]string{
+	"fixture":      "It comes from test fixtures, not from real work.",
+	"empty":        "It records nothing beyond a task of one or two words.",
+	"tautology":    "Its action only restates its trigger.",
+	"placeholder":  "Its trigger or action is missing, a template or a placeholder.",
+	"default_rate": "Its success rate is not a measurement: declared with no evidence behind it, or contradicted by the evidence episodes' own outcomes.",
+}
+
+func flagNotes(flags []string) []flagNote {
+	out := []flagNote{}
+	for _, f := range flags {
+		out = append(out, flagNote{Flag: f, Text: flagTexts[f]})
+	}
+	return out
+}
+
 // healthView is health.json with a page for every id it names.
 type healthView struct {
 	export.Health
-	TautologyRefs   []export.Ref `json:"tautology_refs"`
-	DefaultRateRefs []export.Ref `json:"default_rate_refs"`
-	IsolatedPercent float64      `json:"isolated_percent"`
+	TautologyRefs      []export.Ref `json:"tautology_refs"`
+	PlaceholderRefs    []export.Ref `json:"placeholder_refs"`
+	FixtureRefs        []export.Ref `json:"fixture_refs"`
+	DefaultRateRefs    []export.Ref `json:"default_rate_refs"`
+	FixtureEpisodeRefs []export.Ref `json:"fixture_episode_refs"`
+	EmptyEpisodeRefs   []export.Ref `json:"empty_episode_refs"`
+	IsolatedPercent    float64      `json:"isolated_percent"`
+	ConsecutivePercent float64      `json:"consecutive_percent"`
 }
 
 func health(s *export.Site) healthView {
@@ -307,15 +354,21 @@ func health(s *export.Site) healthView {
 	for _, p := range s.Patterns {
 		urls[p.ID] = p.URL
 	}
-	refs := func(ids []string) []export.Ref {
+	for _, e := range s.Episodes {
+		urls[e.ID] = e.URL
+	}
+	refs := func(typ string, ids []string) []export.Ref {
 		out := []export.Ref{}
 		for _, id := range ids {
-			out = append(out, export.Ref{ID: id, Type: "pattern", URL: urls[id]})
+			out = append(out, export.Ref{ID: id, Type: typ, URL: urls[id]})
 		}
 		return out
 	}
-	return healthView{Health: s.Health, TautologyRefs: refs(s.Health.Tautologies), DefaultRateRefs: refs(s.Health.DefaultRates),
-		IsolatedPercent: math.Round(s.Health.IsolatedShare * 100)}
+	h := s.Health
+	return healthView{Health: h, TautologyRefs: refs("pattern", h.Tautologies), PlaceholderRefs: refs("pattern", h.Placeholders),
+		FixtureRefs: refs("pattern", h.Fixtures), DefaultRateRefs: refs("pattern", h.DefaultRates),
+		FixtureEpisodeRefs: refs("episode", h.FixtureEpisodes), EmptyEpisodeRefs: refs("episode", h.EmptyEpisodes),
+		IsolatedPercent: math.Round(h.IsolatedShare * 100), ConsecutivePercent: math.Round(h.LeadsToConsecutiveShare * 100)}
 }
 
 // slug is the last path element of a page URL.
@@ -411,9 +464,10 @@ func episodeHTML(e export.Episode, md markdown) map[string]any {
 func patternHTML(p export.Pattern, md markdown) map[string]any {
 	r := resolver(p.Links)
 	return map[string]any{
-		"trigger":  md.Block(p.Trigger, r),
-		"action":   md.Block(p.Action, r),
-		"sections": renderSections(p.Sections, md, r),
+		"trigger":      md.Block(p.Trigger, r),
+		"action":       md.Block(p.Action, r),
+		"sections":     renderSections(p.Sections, md, r),
+		"observations": observationsHTML(p.Observations, md, r),
 	}
 }
 

@@ -1,8 +1,11 @@
 // Package bootstrap makes what an agent reads at session start (SPEC
-// §4.1): the warnings, recent failures, best patterns, recurring lessons
-// and due notes of a memory, each section at most ten items, the whole
-// within a token budget counted with a real BPE tokenizer. When the
-// candidates do not fit, the lowest-scored items are dropped first.
+// §4.1): the warnings, recent failures, recent work, best patterns,
+// recurring lessons and due notes of a memory, each section at most ten
+// items, the whole within a token budget counted with a real BPE
+// tokenizer. When the candidates do not fit, the lowest-scored items are
+// dropped first, and every non-empty section keeps its best item for as
+// long as one item per section fits. Only advice worth taking goes in: a
+// pattern that graph health flags is never offered.
 package bootstrap
 
 import (
@@ -11,9 +14,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
@@ -29,6 +34,10 @@ const (
 	DueDays    = 7
 )
 
+// MaxText is how long an item's text may be, in characters; longer text
+// is cut at a word, with an ellipsis.
+const MaxText = 240
+
 // Item is one line of the bootstrap: text and a link. Score orders the
 // items for the budget and is not published.
 type Item struct {
@@ -38,20 +47,31 @@ type Item struct {
 	Score float64 `json:"-"`
 }
 
-// Sections are the five lists, in SPEC §4.1's order.
+// Sections are the six lists, in SPEC §4.1's order.
 type Sections struct {
 	Warnings       []Item `json:"warnings"`
 	RecentFailures []Item `json:"recent_failures"`
+	Recent         []Item `json:"recent"`
 	Patterns       []Item `json:"patterns"`
 	Lessons        []Item `json:"lessons"`
 	Due            []Item `json:"due"`
 }
 
 func (s *Sections) lists() []*[]Item {
-	return []*[]Item{&s.Warnings, &s.RecentFailures, &s.Patterns, &s.Lessons, &s.Due}
+	return []*[]Item{&s.Warnings, &s.RecentFailures, &s.Recent, &s.Patterns, &s.Lessons, &s.Due}
 }
 
-var sectionTitles = []string{"Warnings: antipatterns to avoid", "Recent failures", "Patterns that work", "Recurring lessons", "Due"}
+// sectionNames are the JSON names of the sections, sectionTitles their
+// headings in bootstrap.md, in the order of lists.
+var (
+	sectionNames  = []string{"warnings", "recent_failures", "recent", "patterns", "lessons", "due"}
+	sectionTitles = []string{"Warnings: antipatterns to avoid", "Recent failures", "Recent work", "Patterns that work", "Lessons", "Due"}
+)
+
+// dropOrder is the order in which whole sections give way when not even
+// one item of each fits: what is due and what was learned go before what
+// went wrong and what to avoid.
+var dropOrder = []int{5, 4, 3, 2, 1, 0}
 
 // Bootstrap is bootstrap.json.
 type Bootstrap struct {
@@ -63,6 +83,9 @@ type Bootstrap struct {
 	BudgetTokens int `json:"budget_tokens"`
 	Tokens       int `json:"tokens"`
 	Sections
+	// Omitted counts, by section, the candidates left out to fit the
+	// budget, so that a short section is never mistaken for a quiet one.
+	Omitted map[string]int `json:"omitted,omitempty"`
 }
 
 // Candidates are every item that may go into a bootstrap, before the
@@ -77,24 +100,29 @@ type Candidates struct {
 var ErrBudget = errors.New("bootstrap budget too small")
 
 // Fit cuts the candidates to the budget: while the JSON or the Markdown
-// form is over budget tokens, the lowest-scored item goes, scores taken
-// relative to the best of their section (an antipattern's failure rate
-// and an episode's recency are not on one scale; relative to its section,
-// every section's best item scores 1, so a small budget keeps the best of
-// every section rather than all of one). Ties go to the lower score, then
-// the later section. It fails with ErrBudget when not even one item fits,
-// or when there are no items and the empty bootstrap does not fit.
+// form is over budget tokens, an item goes. Each section's first (best)
+// item is kept while any section has a second one: among the others, the
+// lowest-scored goes, scores taken relative to the best of their section
+// (an antipattern's failure rate and an episode's recency are not on one
+// scale; relative to its section every section's best scores 1). Ties go
+// to the lower score, then the later section. Only when every section is
+// down to its best item do whole sections go, in dropOrder. It fails with
+// ErrBudget when not even one item fits, or when there are no items and
+// the empty bootstrap does not fit.
 func Fit(c Candidates, budget int) (Bootstrap, []byte, []byte, error) {
 	b := Bootstrap{Version: export.SchemaVersion, Title: c.Title, ReferenceTime: c.ReferenceTime, BudgetTokens: budget}
+	total := 0
 	for i, l := range c.lists() {
 		items := append([]Item{}, (*l)...)
 		if len(items) > MaxItems {
 			items = items[:MaxItems]
 		}
 		*b.lists()[i] = items
+		total += len(items)
 	}
-	total := b.count()
+	candidates := b.counts()
 	for {
+		b.omitted(candidates)
 		js, md, err := b.encode()
 		if err != nil {
 			return b, nil, nil, err
@@ -108,7 +136,9 @@ func Fit(c Candidates, budget int) (Bootstrap, []byte, []byte, error) {
 			return b, nil, nil, fmt.Errorf("%w: %d tokens fit no item (the bootstrap takes %d tokens with none, %d with the smallest); raise --budget",
 				ErrBudget, budget, max(empty.Tokens, tokens.Count(string(emd))), b.Tokens)
 		}
-		b.dropLowest()
+		if !b.dropLowest() {
+			b.dropSection()
+		}
 	}
 }
 
@@ -120,9 +150,31 @@ func (b *Bootstrap) count() int {
 	return n
 }
 
-// dropLowest removes the item with the lowest score relative to the best
-// of its section.
-func (b *Bootstrap) dropLowest() {
+func (b *Bootstrap) counts() []int {
+	out := make([]int, len(sectionNames))
+	for i, l := range b.lists() {
+		out[i] = len(*l)
+	}
+	return out
+}
+
+// omitted records how many candidates of each section are left out.
+func (b *Bootstrap) omitted(candidates []int) {
+	b.Omitted = nil
+	for i, l := range b.lists() {
+		if n := candidates[i] - len(*l); n > 0 {
+			if b.Omitted == nil {
+				b.Omitted = map[string]int{}
+			}
+			b.Omitted[sectionNames[i]] = n
+		}
+	}
+}
+
+// dropLowest removes, among the items that are not their section's best,
+// the one with the lowest score relative to that best; false when every
+// section is down to one item.
+func (b *Bootstrap) dropLowest() bool {
 	lists := b.lists()
 	pick, pickItem, pickRel := -1, 0, 0.0
 	for i, l := range lists {
@@ -131,6 +183,9 @@ func (b *Bootstrap) dropLowest() {
 			best = math.Max(best, it.Score)
 		}
 		for j, it := range *l {
+			if j == 0 {
+				continue
+			}
 			rel := 1 - float64(j)/float64(len(*l)) // by rank when no score is positive
 			if best > 0 {
 				rel = it.Score / best
@@ -140,8 +195,23 @@ func (b *Bootstrap) dropLowest() {
 			}
 		}
 	}
+	if pick < 0 {
+		return false
+	}
 	l := lists[pick]
 	*l = append((*l)[:pickItem:pickItem], (*l)[pickItem+1:]...)
+	return true
+}
+
+// dropSection empties the first non-empty section of dropOrder.
+func (b *Bootstrap) dropSection() {
+	lists := b.lists()
+	for _, i := range dropOrder {
+		if len(*lists[i]) > 0 {
+			*lists[i] = (*lists[i])[:0]
+			return
+		}
+	}
 }
 
 // encode renders both forms and sets Tokens to the JSON form's own count
@@ -164,76 +234,141 @@ func (b *Bootstrap) encode() ([]byte, []byte, error) {
 	return js, b.markdown(), nil
 }
 
-// markdown is bootstrap.md: the same items as a Markdown list.
+// markdown is bootstrap.md: the same items as a Markdown list. Note text
+// is escaped so that it reads as text: nothing in a note becomes a link,
+// an image or HTML in the agent's context.
 func (b *Bootstrap) markdown() []byte {
 	var w strings.Builder
-	fmt.Fprintf(&w, "# %s: session start\n\n", oneLine(b.Title))
+	fmt.Fprintf(&w, "# %s: session start\n\n", Escape(oneLine(b.Title)))
 	fmt.Fprintf(&w, "Memory as of %s. Read the warnings first; follow a link for the whole note.\n", b.ReferenceTime)
 	for i, l := range b.lists() {
 		fmt.Fprintf(&w, "\n## %s\n\n", sectionTitles[i])
-		if len(*l) == 0 {
+		n := b.Omitted[sectionNames[i]]
+		if len(*l) == 0 && n == 0 {
 			w.WriteString("None.\n")
 			continue
 		}
 		for _, it := range *l {
-			fmt.Fprintf(&w, "- %s (%s)\n", it.Text, it.URL)
+			fmt.Fprintf(&w, "- %s (%s)\n", Escape(it.Text), it.URL)
+		}
+		if n > 0 {
+			fmt.Fprintf(&w, "- %d more left out to fit the budget of %d tokens.\n", n, b.BudgetTokens)
 		}
 	}
 	return []byte(w.String())
 }
 
+// mdSpecial are the characters that would turn note text into markup:
+// HTML and autolinks (<, >), links and images ([, ]), and the escape
+// itself.
+var mdSpecial = strings.NewReplacer(`\`, `\\`, "<", `\<`, ">", `\>`, "[", `\[`, "]", `\]`)
+
+// Escape makes note text literal in Markdown.
+func Escape(s string) string { return mdSpecial.Replace(s) }
+
 // Build makes the candidates of a site: its antipatterns, failures and
-// partial successes of the last RecentDays, best patterns, most recurring
-// lessons and the notes due within DueDays, each best first.
+// partial successes of the last RecentDays, its latest episodes, best
+// patterns, lessons (recurring first) and the notes due within DueDays,
+// each best first. Patterns that graph health flags and flagged episodes
+// (fixtures, nearly empty) are never candidates.
 func Build(s *export.Site) Candidates {
-	lessonsURL := s.BaseURL + "lessons/"
 	c := Candidates{Title: oneLine(s.Title), ReferenceTime: s.Manifest.ReferenceTime}
-	ref := s.ReferenceTime
 	for _, p := range s.Antipatterns {
-		c.Warnings = append(c.Warnings, Item{ID: p.ID, URL: p.URL, Score: warningScore(p),
-			Text: fmt.Sprintf("%s: avoid %q when %s%s", p.ID, oneLine(p.Action), lowerFirst(oneLine(p.Trigger)), rateNote(p))})
-	}
-	for _, e := range s.Episodes {
-		if e.Outcome != "failure" && e.Outcome != "partial" || e.AgeDays > RecentDays {
-			continue
+		if len(p.Flags) == 0 {
+			c.Warnings = append(c.Warnings, Item{ID: p.ID, URL: p.URL, Score: warningScore(p),
+				Text: Cut(fmt.Sprintf("%s: avoid %s %s%s", p.ID, quote(p.Action), condition(p.Trigger), rateNote(p)))})
 		}
-		text := fmt.Sprintf("%s (%s, %s): %s", e.ID, e.Outcome, day(e.Date), oneLine(e.Task))
-		if len(e.Lessons) > 0 {
-			text += ". Lesson: " + oneLine(e.Lessons[0])
-		}
-		c.RecentFailures = append(c.RecentFailures, Item{ID: e.ID, URL: e.URL, Score: e.Score, Text: text})
 	}
 	for _, p := range s.Patterns {
-		if p.Antipattern || p.SuccessRate == nil {
+		if p.Antipattern || p.SuccessRate == nil || len(p.Flags) > 0 {
 			continue
 		}
 		c.Patterns = append(c.Patterns, Item{ID: p.ID, URL: p.URL, Score: p.Score,
-			Text: fmt.Sprintf("%s: when %s, %s%s", p.ID, lowerFirst(oneLine(p.Trigger)), lowerFirst(oneLine(p.Action)), rateNote(p))})
+			Text: Cut(fmt.Sprintf("%s: %s, %s%s", p.ID, upperFirst(condition(p.Trigger)), lowerFirst(sentence(p.Action)), rateNote(p)))})
 	}
-	for _, l := range s.Lessons {
-		text := oneLine(l.Text)
-		if l.Count > 1 {
-			text += fmt.Sprintf(" (%d episodes)", len(l.Episodes))
-		}
-		c.Lessons = append(c.Lessons, Item{Text: text, URL: lessonsURL, Score: l.Score})
-	}
-	today := ref.UTC().Truncate(24 * time.Hour)
-	for _, d := range s.DueItems {
-		if d.Due.Before(today) || d.Due.After(ref.AddDate(0, 0, DueDays)) {
-			continue
-		}
-		c.Due = append(c.Due, Item{ID: d.ID, URL: d.URL, Score: 1, Text: fmt.Sprintf("%s: due %s", d.ID, d.Due.UTC().Format(time.DateOnly))})
-	}
-	for _, l := range c.lists() {
+	c.RecentFailures, c.Recent = episodes(s)
+	c.Lessons = lessons(s)
+	c.Due = due(s)
+	for _, l := range []*[]Item{&c.Warnings, &c.Patterns} {
 		sort.SliceStable(*l, func(i, j int) bool { return (*l)[i].Score > (*l)[j].Score })
 	}
-	sort.SliceStable(c.Due, func(i, j int) bool { return c.Due[i].Text < c.Due[j].Text })
 	for _, l := range c.lists() {
 		if len(*l) > MaxItems {
 			*l = (*l)[:MaxItems]
 		}
 	}
 	return c
+}
+
+// episodes are the recent failures (failure or partial, within
+// RecentDays) and the latest other episodes, newest first. Episodes come
+// sorted newest first.
+func episodes(s *export.Site) (failures, recent []Item) {
+	for _, e := range s.Episodes {
+		if len(e.Flags) > 0 {
+			continue
+		}
+		text := fmt.Sprintf("%s (%s, %s): %s", e.ID, e.Outcome, day(e.Date), sentence(e.Task))
+		if len(causal.Words(e.Task)) <= 3 && len(e.Events) > 0 {
+			// "Session 807 - 2026-01-08" says nothing: its first event does.
+			text += ". First: " + sentence(e.Events[0].Content)
+		}
+		failed := e.Outcome == "failure" || e.Outcome == "partial"
+		switch {
+		case failed && e.AgeDays <= RecentDays:
+			if len(e.Lessons) > 0 {
+				text += ". Lesson: " + sentence(e.Lessons[0])
+			}
+			failures = append(failures, Item{ID: e.ID, URL: e.URL, Score: e.Score, Text: Cut(text)})
+		case len(recent) < MaxItems:
+			recent = append(recent, Item{ID: e.ID, URL: e.URL, Score: e.Score, Text: Cut(text)})
+		}
+	}
+	sort.SliceStable(failures, func(i, j int) bool { return failures[i].Score > failures[j].Score })
+	return failures, recent
+}
+
+// lessons are the recurring lessons (a cluster of two or more episodes),
+// most recurring and recent first, then, to fill the section, lessons
+// seen once, newest first, at most two from one episode, labelled so and
+// linked to their episode.
+func lessons(s *export.Site) []Item {
+	urls := map[string]string{}
+	for _, e := range s.Episodes {
+		urls[e.ID] = e.URL
+	}
+	var out, once []Item
+	perEpisode := map[string]int{}
+	for _, l := range s.Lessons {
+		if len(l.Episodes) >= 2 {
+			out = append(out, Item{URL: s.BaseURL + "lessons/", Score: l.Score,
+				Text: Cut(fmt.Sprintf("Recurring in %d episodes: %s", len(l.Episodes), sentence(l.Text)))})
+			continue
+		}
+		if len(l.Episodes) == 1 && urls[l.Episodes[0]] != "" && perEpisode[l.Episodes[0]] < 2 {
+			perEpisode[l.Episodes[0]]++
+			once = append(once, Item{URL: urls[l.Episodes[0]], Score: l.Score,
+				Text: Cut("Recent: " + sentence(l.Text))})
+		}
+	}
+	// Lessons come most recurring and recent first: within "once", the
+	// most recent first.
+	return append(out, once...)
+}
+
+// due lists the notes due from today to DueDays ahead, soonest first.
+func due(s *export.Site) []Item {
+	ref := s.ReferenceTime
+	today := ref.UTC().Truncate(24 * time.Hour)
+	var out []Item
+	for _, d := range s.DueItems {
+		if d.Due.Before(today) || d.Due.After(ref.AddDate(0, 0, DueDays)) {
+			continue
+		}
+		out = append(out, Item{ID: d.ID, URL: d.URL, Score: 1, Text: fmt.Sprintf("%s: due %s", d.ID, d.Due.UTC().Format(time.DateOnly))})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Text < out[j].Text })
+	return out
 }
 
 // warningScore ranks an antipattern by how reliably it fails: the Wilson
@@ -265,16 +400,63 @@ func day(rfc3339 string) string {
 	return rfc3339
 }
 
-// oneLine keeps the first line of s, at most 200 characters: an item is
-// one short line.
+// oneLine keeps the first line of s.
 func oneLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	s = strings.TrimRight(s, ".")
-	if r := []rune(s); len(r) > 200 {
-		return string(r[:199]) + "…"
-	}
-	return s
+	return strings.TrimSpace(s)
 }
+
+// sentence is a note's text as one clean line: its first line, spaces
+// collapsed, a doubled full stop (ai-agents joins a lesson's title and
+// body with "..") made one, no full stop at the end: the item adds its
+// own punctuation.
+func sentence(s string) string {
+	s = strings.Join(strings.Fields(oneLine(s)), " ")
+	s = strings.TrimSpace(doubledStop.ReplaceAllString(s, "$1. "))
+	return strings.TrimRight(s, ". ")
+}
+
+var doubledStop = regexp.MustCompile(`([^.])\.\.(\s|$)`)
+
+// Cut shortens text to MaxText characters at a word boundary, ending it
+// with an ellipsis; a text that fits is unchanged.
+func Cut(s string) string {
+	r := []rune(s)
+	if len(r) <= MaxText {
+		return s
+	}
+	cut := MaxText - 1
+	for cut > 0 && !unicode.IsSpace(r[cut]) {
+		cut--
+	}
+	if cut == 0 { // one long word: cut it, there is no boundary
+		cut = MaxText - 1
+	}
+	return strings.TrimRight(string(r[:cut]), " ,;:.-–—") + "…"
+}
+
+// conditionWords open a trigger that is already a condition: it is
+// used as it is, never behind another "when".
+var conditionWords = map[string]bool{"when": true, "whenever": true, "if": true, "before": true, "after": true, "once": true,
+	"while": true, "on": true, "during": true, "as": true, "until": true, "unless": true}
+
+// condition is a trigger as a clause that can follow a verb or open a
+// sentence: "when a deploy fails", and a trigger that starts with
+// "When", "If" or "Before" is kept as it is written, lower-cased.
+func condition(trigger string) string {
+	t := sentence(trigger)
+	if t == "" {
+		return ""
+	}
+	first, _, _ := strings.Cut(t, " ")
+	if conditionWords[strings.ToLower(first)] {
+		return lowerFirst(t)
+	}
+	return "when " + lowerFirst(t)
+}
+
+// quote puts an action in quotation marks.
+func quote(action string) string { return "“" + sentence(action) + "”" }
 
 func lowerFirst(s string) string {
 	if s == "" {
@@ -282,8 +464,16 @@ func lowerFirst(s string) string {
 	}
 	// "A call" and "When" lose their capital; "CI fails" keeps it.
 	r := []rune(s)
-	if r[0] >= 'A' && r[0] <= 'Z' && (len(r) == 1 || r[1] < 'A' || r[1] > 'Z') {
-		r[0] += 'a' - 'A'
+	if unicode.IsUpper(r[0]) && (len(r) == 1 || !unicode.IsUpper(r[1])) {
+		r[0] = unicode.ToLower(r[0])
+	}
+	return string(r)
+}
+
+func upperFirst(s string) string {
+	r := []rune(s)
+	if len(r) > 0 {
+		r[0] = unicode.ToUpper(r[0])
 	}
 	return string(r)
 }

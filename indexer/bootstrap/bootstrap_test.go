@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/tokens"
 )
 
@@ -26,6 +27,7 @@ func candidates() Candidates {
 		Sections: Sections{
 			Warnings:       items("warning", 12, func(i int) float64 { return 0.9 - float64(i)*0.01 }),
 			RecentFailures: items("failure", 3, func(i int) float64 { return 0.5 - float64(i)*0.1 }),
+			Recent:         items("recent", 10, func(i int) float64 { return 0.7 - float64(i)*0.05 }),
 			Patterns:       items("pattern", 10, func(i int) float64 { return 0.6 - float64(i)*0.05 }),
 			Lessons:        items("lesson", 10, func(i int) float64 { return 0.45 - float64(i)*0.04 }),
 			Due:            items("due", 1, func(int) float64 { return 1 }),
@@ -55,9 +57,11 @@ func TestFitWithinBudget(t *testing.T) {
 			c := candidates()
 			kept := b.lists()
 			rel := func(l []Item, j int) float64 { return l[j].Score / l[0].Score }
+			// Each section's best is kept whatever its score; among the
+			// others, none dropped scores above one kept.
 			minKept := 2.0
 			for i := range kept {
-				for j := range *kept[i] {
+				for j := 1; j < len(*kept[i]); j++ {
 					minKept = min(minKept, rel(*c.lists()[i], j))
 				}
 			}
@@ -74,13 +78,18 @@ func TestFitWithinBudget(t *testing.T) {
 					}
 				}
 			}
-			if budget >= 500 && (len(b.Warnings) == 0 || len(b.Patterns) == 0 || len(b.Due) == 0) {
-				t.Errorf("a section was emptied: %d warnings, %d patterns, %d due", len(b.Warnings), len(b.Patterns), len(b.Due))
+			for i, l := range b.lists() {
+				if budget >= 500 && len(*l) == 0 {
+					t.Errorf("section %s was emptied", sectionNames[i])
+				}
+			}
+			if strings.Contains(string(md), "None.") {
+				t.Errorf("a section with candidates says None.:\n%s", md)
 			}
 		})
 	}
 	b, _, _, err := Fit(candidates(), 5000)
-	if err != nil || b.count() != 10+3+10+10+1 {
+	if err != nil || b.count() != 10+3+10+10+10+1 {
 		t.Errorf("a large budget keeps everything but the 11th and 12th warnings: %d items, %v", b.count(), err)
 	}
 }
@@ -96,12 +105,12 @@ func TestFitEmptySections(t *testing.T) {
 	if err := json.Unmarshal(js, &v); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"warnings", "recent_failures", "patterns", "lessons", "due"} {
+	for _, k := range sectionNames {
 		if l, ok := v[k].([]any); !ok || len(l) != 0 {
 			t.Errorf("%s = %#v, want []", k, v[k])
 		}
 	}
-	if strings.Count(string(md), "None.") != 5 || b.Tokens == 0 {
+	if strings.Count(string(md), "None.") != len(sectionNames) || b.Tokens == 0 {
 		t.Errorf("markdown:\n%s", md)
 	}
 }
@@ -126,5 +135,125 @@ func TestFitDeterministic(t *testing.T) {
 		if _, b, _, _ := Fit(candidates(), 700); !slices.Equal(a, b) {
 			t.Fatal("Fit differs between runs")
 		}
+	}
+}
+
+// TestFitKeepsEachSectionsBest: with a budget that fits little more than
+// one item per section, every section keeps its best item and says how
+// many were left out; only when not even that fits do whole sections go,
+// warnings last.
+func TestFitKeepsEachSectionsBest(t *testing.T) {
+	b, _, md, err := Fit(candidates(), 450)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := candidates()
+	for i, l := range b.lists() {
+		if len(*l) == 0 || (*l)[0].ID != (*c.lists()[i])[0].ID {
+			t.Errorf("section %s lost its best item: %v", sectionNames[i], *l)
+		}
+	}
+	if strings.Contains(string(md), "None.") || !strings.Contains(string(md), "more left out to fit the budget of 450 tokens") {
+		t.Errorf("markdown:\n%s", md)
+	}
+	if b.Omitted["warnings"] == 0 {
+		t.Errorf("omitted = %v, want the warnings left out counted", b.Omitted)
+	}
+	small, _, _, err := Fit(candidates(), 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(small.Warnings) != 1 || len(small.Due) != 0 {
+		t.Errorf("budget 200: %d warnings, %d due; want the warning kept and the due note gone first", len(small.Warnings), len(small.Due))
+	}
+}
+
+func TestCut(t *testing.T) {
+	long := strings.Repeat("alpha beta ", 40)
+	got := Cut(long)
+	if n := len([]rune(got)); n > MaxText || !strings.HasSuffix(got, "…") {
+		t.Errorf("Cut: %d characters, %q", n, got)
+	}
+	if w := strings.Fields(strings.TrimSuffix(got, "…")); w[len(w)-1] != "alpha" && w[len(w)-1] != "beta" {
+		t.Errorf("Cut ends mid-word: %q", got)
+	}
+	if Cut("short") != "short" {
+		t.Error("Cut changed a short text")
+	}
+	one := strings.Repeat("x", 500)
+	if got := Cut(one); len([]rune(got)) != MaxText {
+		t.Errorf("a single long word: %d characters", len([]rune(got)))
+	}
+}
+
+// TestBuildText: flagged patterns are never advice; triggers that already
+// say when are not said twice; lessons seen once are labelled, at most two
+// an episode; note text cannot become markup in bootstrap.md.
+func TestBuildText(t *testing.T) {
+	rate := func(r float64) *float64 { return &r }
+	site := &export.Site{
+		Title: "Memory", BaseURL: "/",
+		Patterns: []export.Pattern{
+			{ID: "PATTERN-ok", Trigger: "When a deploy fails", Action: "Roll back the deploy.", SuccessRate: rate(0.9), Occurrences: 10, URL: "/p/ok/", Flags: []string{}, Decayed: export.Decayed{Score: 0.5}},
+			{ID: "PATTERN-plain", Trigger: "A test is flaky", Action: "Quarantine it", SuccessRate: rate(0.8), Occurrences: 5, URL: "/p/plain/", Flags: []string{}, Decayed: export.Decayed{Score: 0.4}},
+			{ID: "PATTERN-taut", Trigger: "Testing second", Action: "Second", SuccessRate: rate(1), Occurrences: 2, URL: "/p/t/", Flags: []string{"tautology", "fixture"}, Decayed: export.Decayed{Score: 0.9}},
+		},
+		Antipatterns: []export.Pattern{
+			{ID: "PATTERN-unknown", Trigger: "When unknown decision needed", Action: "AVOID: x", SuccessRate: rate(0), Occurrences: 3, Antipattern: true, URL: "/p/u/", Flags: []string{"placeholder", "default_rate"}},
+			{ID: "ANTIPATTERN-skip", Trigger: "If CI is red", Action: "Merge <img src=x onerror=alert(1)> anyway [now](javascript:alert(1))", SuccessRate: rate(0.1), Occurrences: 4, Antipattern: true, URL: "/p/s/", Flags: []string{}},
+		},
+		Lessons: []export.Lesson{
+			{Text: "Measure first.. Then cut", Count: 3, Episodes: []string{"EP-1", "EP-2"}, Score: 0.6},
+			{Text: "One", Count: 1, Episodes: []string{"EP-1"}, Score: 0.3},
+			{Text: "Two", Count: 1, Episodes: []string{"EP-1"}, Score: 0.3},
+			{Text: "Three", Count: 1, Episodes: []string{"EP-1"}, Score: 0.3},
+			{Text: "Elsewhere", Count: 1, Episodes: []string{"EP-2"}, Score: 0.2},
+		},
+		Episodes: []export.Episode{
+			{EpisodeSummary: export.EpisodeSummary{ID: "EP-2", URL: "/e/2/", Date: "2026-08-09T00:00:00Z", Outcome: "success", Task: "Ship it"}, Flags: []string{}},
+			{EpisodeSummary: export.EpisodeSummary{ID: "EP-1", URL: "/e/1/", Date: "2026-08-08T00:00:00Z", Outcome: "failure", Task: "Break it"}, Flags: []string{}},
+			{EpisodeSummary: export.EpisodeSummary{ID: "EP-fixture", URL: "/e/f/", Date: "2026-08-09T00:00:00Z", Outcome: "success", Task: "Test"}, Flags: []string{"fixture"}},
+		},
+	}
+	site.Manifest.ReferenceTime = "2026-08-10T00:00:00Z"
+	c := Build(site)
+	texts := func(l []Item) []string {
+		var out []string
+		for _, it := range l {
+			out = append(out, it.Text)
+		}
+		return out
+	}
+	wantPatterns := []string{
+		"PATTERN-ok: When a deploy fails, roll back the deploy (90% success over 10)",
+		"PATTERN-plain: When a test is flaky, quarantine it (80% success over 5)",
+	}
+	if got := texts(c.Patterns); !slices.Equal(got, wantPatterns) {
+		t.Errorf("patterns:\n%q\nwant\n%q", got, wantPatterns)
+	}
+	if len(c.Warnings) != 1 || c.Warnings[0].ID != "ANTIPATTERN-skip" || !strings.Contains(c.Warnings[0].Text, "” if CI is red (10% success over 4)") {
+		t.Errorf("warnings: %q", texts(c.Warnings))
+	}
+	wantLessons := []string{
+		"Recurring in 2 episodes: Measure first. Then cut",
+		"Recent: One", "Recent: Two", "Recent: Elsewhere",
+	}
+	if got := texts(c.Lessons); !slices.Equal(got, wantLessons) {
+		t.Errorf("lessons:\n%q\nwant\n%q", got, wantLessons)
+	}
+	if len(c.Recent) != 1 || c.Recent[0].ID != "EP-2" {
+		t.Errorf("recent: %q (the fixture never, the failure under recent failures)", texts(c.Recent))
+	}
+	_, _, md, err := Fit(c, 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{" <img", "x](javascript", "when when", "When when"} {
+		if strings.Contains(string(md), bad) {
+			t.Errorf("bootstrap.md contains %q:\n%s", bad, md)
+		}
+	}
+	if !strings.Contains(string(md), `\<img src=x onerror=alert(1)\> anyway \[now\](javascript:alert(1))`) {
+		t.Errorf("the warning's markup is not escaped:\n%s", md)
 	}
 }

@@ -25,8 +25,8 @@ type Health struct {
 	IsolatedShare float64
 	// EdgeTypes counts edges by type.
 	EdgeTypes map[string]int
-	// Edges sorts the edges by what they join: one episode and its parts,
-	// two different episodes (or their parts), or a pattern.
+	// The edges other than Contains, by what they join: one episode's
+	// parts, two different episodes (or their parts), or a pattern.
 	WithinEpisode   int
 	BetweenEpisodes int
 	WithPatterns    int
@@ -127,6 +127,7 @@ func (b *builder) countEdges(h *Health) {
 		h.EdgeTypes[e.Type]++
 		s, t := episode[e.Source], episode[e.Target]
 		switch {
+		case e.Type == Contains:
 		case s < 0 || t < 0:
 			h.WithPatterns++
 		case s == t:

@@ -63,10 +63,10 @@ func TestHealth(t *testing.T) {
 	if !maps.Equal(h.EdgeTypes, wantTypes) {
 		t.Errorf("edge types = %v, want %v", h.EdgeTypes, wantTypes)
 	}
-	// Within one episode: d001 → d002, e001 → e002 and the five contains
-	// edges; with a pattern: the evidence and the prevents edge.
-	if h.WithinEpisode != 7 || h.BetweenEpisodes != 0 || h.WithPatterns != 2 {
-		t.Errorf("within %d between %d with patterns %d, want 7, 0, 2", h.WithinEpisode, h.BetweenEpisodes, h.WithPatterns)
+	// Within one episode: d001 → d002 and e001 → e002 (contains edges
+	// are not counted); with a pattern: the evidence and the prevents edge.
+	if h.WithinEpisode != 2 || h.BetweenEpisodes != 0 || h.WithPatterns != 2 {
+		t.Errorf("within %d between %d with patterns %d, want 2, 0, 2", h.WithinEpisode, h.BetweenEpisodes, h.WithPatterns)
 	}
 	if h.LeadsToConsecutive != 1 || h.LeadsToConsecutiveShare != 1 {
 		t.Errorf("consecutive leads_to %d (%v), want 1 (1)", h.LeadsToConsecutive, h.LeadsToConsecutiveShare)

@@ -242,8 +242,8 @@ type Health struct {
 	Isolated      int            `json:"isolated"`
 	IsolatedShare float64        `json:"isolated_share"`
 	EdgeTypes     map[string]int `json:"edge_types"`
-	// Edges by what they join: one episode and its parts, two different
-	// episodes, or a pattern.
+	// The edges other than "contains", by what they join: one episode's
+	// parts, two different episodes, or a pattern.
 	EdgesWithinEpisode   int `json:"edges_within_episode"`
 	EdgesBetweenEpisodes int `json:"edges_between_episodes"`
 	EdgesWithPatterns    int `json:"edges_with_patterns"`
