@@ -308,11 +308,7 @@ func episodes(s *export.Site) (failures, recent []Item) {
 		if len(e.Flags) > 0 {
 			continue
 		}
-		text := fmt.Sprintf("%s (%s, %s): %s", e.ID, e.Outcome, day(e.Date), sentence(e.Task))
-		if len(causal.Words(e.Task)) <= 3 && len(e.Events) > 0 {
-			// "Session 807 - 2026-01-08" says nothing: its first event does.
-			text += ". First: " + sentence(e.Events[0].Content)
-		}
+		text := headline(e)
 		failed := e.Outcome == "failure" || e.Outcome == "partial"
 		switch {
 		case failed && e.AgeDays <= RecentDays:
@@ -326,6 +322,39 @@ func episodes(s *export.Site) (failures, recent []Item) {
 	}
 	sort.SliceStable(failures, func(i, j int) bool { return failures[i].Score > failures[j].Score })
 	return failures, recent
+}
+
+// headline is an episode in one line: id, outcome, day and what it was
+// about: its task, and its first event when the task says nothing
+// ("Session 807 - 2026-01-08"), or what else it has when there is no
+// task (front matter that could not be read).
+func headline(e export.Episode) string {
+	about := sentence(e.Task)
+	first := ""
+	if len(e.Events) > 0 {
+		first = sentence(e.Events[0].Content)
+	}
+	switch {
+	case about == "" && first != "":
+		about = first
+	case about == "":
+		about = sentence(e.Context)
+		for _, sec := range e.Sections {
+			if about == "" {
+				about = sentence(sec.Markdown)
+			}
+		}
+	case len(causal.Words(e.Task)) <= 3 && first != "":
+		about += ". First: " + first
+	}
+	if about == "" {
+		about = "no task given"
+	}
+	outcome := e.Outcome
+	if outcome == "" {
+		outcome = "no outcome"
+	}
+	return fmt.Sprintf("%s (%s, %s): %s", e.ID, outcome, day(e.Date), about)
 }
 
 // lessons are the recurring lessons (a cluster of two or more episodes),

@@ -1,7 +1,6 @@
 package causal
 
 import (
-	"math"
 	"regexp"
 	"strings"
 	"unicode"
@@ -221,29 +220,36 @@ func (b *builder) episodeFlags() {
 	}
 }
 
-// contradicted compares a pattern's rate with the evidence episodes' own
-// outcomes: more than 0.1 apart (the drift SPEC §3 allows a declared
-// rate), the rate is not a measurement.
+// contradicted finds a rate that is a default and not a measurement: the
+// evidence lines of two or more episodes all give one outcome, and not
+// one of those episodes records that outcome itself (ai-agents' 0.0:
+// "failure" on every line, "success" in every episode). One line that
+// differs from its episode is only a mismatch: a pattern can fail within
+// an episode that succeeds.
 func (b *builder) contradicted(n *note.Note, s *Stats) {
 	sum := 0.0
+	lines := map[string]bool{}
 	for _, e := range s.Evidence {
+		lines[e.Outcome] = true
 		if v, ok := outcomeValue[e.Own]; ok {
 			sum += v
 			s.EpisodeOutcomes++
 		}
 	}
-	if s.Source != "evidence" || s.EpisodeOutcomes == 0 {
+	if s.Source != "evidence" || s.EpisodeOutcomes < 2 || len(lines) != 1 {
 		return
 	}
 	s.EpisodeRate = sum / float64(s.EpisodeOutcomes)
-	if math.Abs(s.EpisodeRate-s.SuccessRate) <= maxDrift {
-		return
+	for _, e := range s.Evidence {
+		if e.Own == e.Outcome {
+			return
+		}
 	}
 	s.Contradicted = true
 	ev := n.Pattern.Evidence[0]
 	b.report(n.Path, ev.Line, 1, note.Warning, "pattern-rate-contradicted",
-		"the evidence lines give a success rate of %.2f, but the %d evidence episodes' own outcomes give %.2f; the rate is not counted as a measurement, and does not classify the pattern",
-		s.SuccessRate, s.EpisodeOutcomes, s.EpisodeRate)
+		"every evidence line says %s, but none of the %d evidence episodes records that outcome (their own rate is %.2f); the rate %.2f is a default, not a measurement, and does not classify the pattern",
+		s.Evidence[0].Outcome, s.EpisodeOutcomes, s.EpisodeRate, s.SuccessRate)
 }
 
 // flagWords names an episode's flags for a message.

@@ -20,9 +20,9 @@ type Stats struct {
 	// Antipattern: the note says it is one (type or title), or its
 	// measured statistics fall under the thresholds of Options.
 	Antipattern bool
-	// Contradicted: the evidence lines' rate differs by more than 0.1 from
-	// the rate of the evidence episodes' own outcomes (ai-agents' 0.0 over
-	// episodes that each say success). Such a rate is not a measurement.
+	// Contradicted: every evidence line gives one outcome that none of the
+	// evidence episodes records itself (ai-agents' 0.0 over episodes that
+	// each say success). Such a rate is a default, not a measurement.
 	Contradicted bool
 	// EpisodeRate is the rate of the evidence episodes' own outcomes, over
 	// those that have one; EpisodeOutcomes how many do.

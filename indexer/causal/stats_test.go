@@ -149,8 +149,29 @@ func TestStats(t *testing.T) {
 			name:     "outcome differs from the episode's own",
 			evidence: []string{"[[EP-f1]] - success", "[[EP-s1]] - success"},
 			want:     Stats{Source: "evidence", Occurrences: 2, SuccessRate: 1, Evidence: []EvidenceRef{{"EP-f1", "success", ""}, {"EP-s1", "success", ""}}},
-			// The lines' 1.0 against the episodes' own 0.5.
-			rules: []string{"evidence-outcome-mismatch", "pattern-rate-contradicted"},
+			// One line differs from its episode: a mismatch, not a
+			// contradicted rate (EP-s1 agrees).
+			rules: []string{"evidence-outcome-mismatch"},
+		},
+		{
+			// ai-agents' 0.0: every line says failure, every episode success.
+			name:     "a default that the episodes deny",
+			evidence: []string{"[[EP-s1]] - failure", "[[EP-s2]] - failure"},
+			want:     Stats{Source: "evidence", Occurrences: 2, SuccessRate: 0, Evidence: []EvidenceRef{{"EP-s1", "failure", ""}, {"EP-s2", "failure", ""}}},
+			rules:    []string{"evidence-outcome-mismatch", "evidence-outcome-mismatch", "pattern-rate-contradicted"},
+		},
+		{
+			// Lines that vary are a judgment, even where none agrees.
+			name:     "varied lines that differ from the episodes",
+			evidence: []string{"[[EP-s1]] - failure", "[[EP-f1]] - partial"},
+			want:     Stats{Source: "evidence", Occurrences: 2, SuccessRate: 0.25, Evidence: []EvidenceRef{{"EP-s1", "failure", ""}, {"EP-f1", "partial", ""}}},
+			rules:    []string{"evidence-outcome-mismatch", "evidence-outcome-mismatch"},
+		},
+		{
+			name:     "one line is not enough to call a rate a default",
+			evidence: []string{"[[EP-s1]] - failure"},
+			want:     Stats{Source: "evidence", Occurrences: 1, SuccessRate: 0, Evidence: []EvidenceRef{{"EP-s1", "failure", ""}}},
+			rules:    []string{"evidence-outcome-mismatch"},
 		},
 		{
 			name:     "declared rate drifts from the evidence",
@@ -206,7 +227,10 @@ func TestStats(t *testing.T) {
 				t.Errorf("confidence = %v, want Wilson %v", got.Confidence, w)
 			}
 			if !slices.Equal(got.Evidence, withOwn(tt.want.Evidence)) {
-				t.Errorf("evidence = %v, want %v", got.Evidence, tt.want.Evidence)
+				t.Errorf("evidence = %v, want %v", got.Evidence, withOwn(tt.want.Evidence))
+			}
+			if want := slices.Contains(tt.rules, "pattern-rate-contradicted"); got.Contradicted != want {
+				t.Errorf("contradicted = %v, want %v", got.Contradicted, want)
 			}
 			wantRules := tt.rules
 			if wantRules == nil {
