@@ -17,6 +17,7 @@ import (
 	"github.com/engramhq/engram/indexer/lessons"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/parse"
+	"github.com/engramhq/engram/indexer/related"
 	"github.com/engramhq/engram/indexer/source"
 )
 
@@ -95,7 +96,7 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 			Title: cfg.Title, BaseURL: cfg.BaseURL, Generator: "engram " + Version,
 			Commit: repo.Head, ReferenceTime: ref, Notes: notes, Meta: meta, Graph: g,
 			Feedback: feedback, Decay: cfg.decay(), Diagnostics: public(diags, private), Lessons: clusterLessons(notes, meta),
-			Events: kept, RetentionDays: *cfg.Events.RetentionDays,
+			Events: kept, RetentionDays: *cfg.Events.RetentionDays, Related: related.Find(notes),
 		},
 		Diagnostics: diags,
 		Counts:      counts,

@@ -9,6 +9,7 @@ import (
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/events"
 	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/related"
 )
 
 // Input is what the export stage needs from earlier stages.
@@ -23,6 +24,9 @@ type Input struct {
 	Graph         causal.Result
 	// Lessons are the clusters of the episodes' lessons (indexer/lessons).
 	Lessons []LessonCluster
+	// Related holds each note's related work (indexer/related), one per
+	// note (nil means none).
+	Related [][]related.Work
 	// Feedback holds each note's echoes and fizzles, one per note (nil
 	// means none).
 	Feedback []Feedback

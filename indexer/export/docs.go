@@ -62,6 +62,10 @@ type Episode struct {
 	// Similar are the most similar other episodes (SPEC §3), filled in by
 	// the search stage; [] until then.
 	Similar []Similar `json:"similar"`
+	// RelatedWork are the episodes that name the same pull request or
+	// issue, branch or file path (SPEC §3): navigation, not a causal
+	// claim. Listed on both episodes.
+	RelatedWork []RelatedWork `json:"related_work"`
 	// Flags are what graph health found wrong with the episode (SPEC §3):
 	// "fixture" (a test fixture) or "empty" (nothing beyond a task of two
 	// words). A flagged episode is never offered as similar and never
@@ -78,6 +82,15 @@ type Similar struct {
 	ID    string  `json:"id"`
 	Score float64 `json:"score"`
 	URL   string  `json:"url"`
+}
+
+// RelatedWork is another episode about the same piece of work, and the
+// references they share ("#2829", "branch feat/x", "scripts/build.py"),
+// the rarest first.
+type RelatedWork struct {
+	ID  string   `json:"id"`
+	Via []string `json:"via"`
+	URL string   `json:"url"`
 }
 
 // Source says where a note came from.

@@ -29,6 +29,7 @@ func (x *exporter) episode(i int) Episode {
 		Backlinks:    x.backlinks(i),
 		Similar:      []Similar{},
 		Flags:        x.flags(i),
+		RelatedWork:  x.relatedWork(i),
 		Sections:     sections(n, "Context"),
 		Extra:        n.Extra,
 		Source:       x.source(i),
@@ -247,6 +248,17 @@ func SortAntipatterns(ps []Pattern) {
 		}
 		return a.ID < b.ID
 	})
+}
+
+// relatedWork is note i's related work, never nil.
+func (x *exporter) relatedWork(i int) []RelatedWork {
+	out := []RelatedWork{}
+	if i < len(x.in.Related) {
+		for _, w := range x.in.Related[i] {
+			out = append(out, RelatedWork{ID: x.in.Notes[w.Note].Title, Via: w.Via, URL: x.url(w.Note)})
+		}
+	}
+	return out
 }
 
 // flags are what graph health found wrong with note i, never nil.
