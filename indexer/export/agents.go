@@ -68,7 +68,7 @@ func (s *Site) llmsTxt(budget int) []byte {
 	if budget > 0 {
 		within = fmt.Sprintf(", within %d tokens", budget)
 	}
-	fmt.Fprintf(&w, "- [Bootstrap (Markdown)](%sbootstrap.md): warnings, recent failures, best patterns, recurring lessons and due items%s\n", api, within)
+	fmt.Fprintf(&w, "- [Bootstrap (Markdown)](%sbootstrap.md): warnings, recent failures, recent work, best patterns, lessons and due items%s\n", api, within)
 	fmt.Fprintf(&w, "- [Bootstrap (JSON)](%sbootstrap.json): the same, as JSON\n", api)
 	fmt.Fprintf(&w, "- [Antipatterns](%santipatterns.json): what fails, worst first\n", api)
 	w.WriteString("\n## API\n\n")
