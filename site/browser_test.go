@@ -176,7 +176,7 @@ func TestBrowserDemo(t *testing.T) {
 		{"/episodes/", []string{"table tbody tr", ".badge.failure"}, "newest first"},
 		{"/episodes/episode-2026-08-26-session-09/", []string{"#context", "#observations", "#decisions", "#timeline", "#lessons", "#relations", "#backlinks", "#source", ".missing", "link[rel=alternate][type='application/json']"}, "Switch ledger reads"},
 		{"/patterns/", []string{"table tbody tr.anti"}, "Wilson lower bound"},
-		{"/patterns/pattern-feature-flag-risky-changes/", []string{"#rule", "#stats", "#evidence", "#edges"}, "Declared"},
+		{"/patterns/pattern-feature-flag-risky-changes/", []string{"#rule", "#observations", "#stats", "#evidence", "#edges"}, "Declared"},
 		{"/patterns/antipattern-big-bang-change/", []string{".banner"}, "Antipattern."},
 		{"/notes/", []string{"main ul li a"}, "Notes"},
 		{"/workflows/", []string{"table.workflows tbody tr a[href*='/workflows/refund-service-deploy/']", "nav a[aria-current=page][href$='/workflows/']"}, "most recently active first"},

@@ -142,7 +142,7 @@ func (f *explorer) keyboard(t *testing.T) {
 	}
 	picked := -1
 	for i, n := range f.g.Nodes {
-		if strings.HasPrefix(status, fmt.Sprintf("%s (%s, %d edges)", cmp.Or(n.Label, n.ID), n.Type, n.Degree)) {
+		if strings.HasPrefix(status, fmt.Sprintf("%s (%s, %d links)", cmp.Or(n.Label, n.ID), n.Type, n.Degree)) {
 			picked = i
 		}
 	}

@@ -36,7 +36,7 @@ const maxHubs = 50
 // order, other types follow in name order.
 var (
 	nodeColours = []typeColour{{"episode", "accent"}, {"decision", "part"}, {"event", "muted"}, {"pattern", "ok"}, {"antipattern", "fail"}}
-	edgeColours = []typeColour{{"causes", "accent"}, {"enables", "ok"}, {"prevents", "fail"}, {"correlates", "part"}, {"leads_to", "fg"}, {"evidence_for", "muted"}}
+	edgeColours = []typeColour{{"causes", "accent"}, {"enables", "ok"}, {"prevents", "fail"}, {"correlates", "part"}, {"leads_to", "fg"}, {"evidence_for", "muted"}, {export.Contains, "muted"}}
 )
 
 type typeColour struct{ typ, colour string }
@@ -149,6 +149,11 @@ func graphData(s *export.Site, layout bool) graphDoc {
 		}
 		d.Edges = append(d.Edges, graphEdge{Source: a, Target: b, Type: e.Type, Weight: finite(e.Weight)})
 		pairs = append(pairs, [2]int{a, b})
+		if e.Type == export.Contains {
+			// An episode's own parts: drawn, but no link (as graph health
+			// counts them).
+			continue
+		}
 		d.Nodes[a].Degree++
 		if b != a {
 			d.Nodes[b].Degree++

@@ -12,7 +12,9 @@ import (
 // The causal neighbourhood of a node, drawn for its page: the node in the
 // centre, its neighbours on a ring around it (those it points to on the
 // right, those pointing to it on the left), and their neighbours on an
-// outer ring next to them. Edges of every type count, in both directions.
+// outer ring next to them. Edges of every type count, in both directions,
+// but "contains": an episode's own decisions and events are its parts,
+// not its causal neighbours.
 
 // Caps that keep a neighbourhood readable.
 const (
@@ -68,6 +70,9 @@ func newNeighbourhoods(g export.Graph) *neighbourhoods {
 	type ends struct{ s, t int32 }
 	es := make([]ends, 0, len(g.Edges))
 	for _, e := range g.Edges {
+		if e.Type == export.Contains {
+			continue
+		}
 		s, t := node(export.GraphNode{ID: e.Source, Label: e.Source}), node(export.GraphNode{ID: e.Target, Label: e.Target})
 		if s != t {
 			es = append(es, ends{s, t})

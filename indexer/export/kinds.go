@@ -151,6 +151,10 @@ func (x *exporter) nodeURL(id string) string {
 	return ""
 }
 
+// Contains is the type of the edges that join an episode to its own
+// decisions and events: structure, not a causal link (causal.Contains).
+const Contains = causal.Contains
+
 func edge(e causal.Edge) Edge {
 	return Edge{Source: e.Source, Target: e.Target, Type: e.Type, Weight: round(e.Weight), EvidenceCount: e.EvidenceCount}
 }

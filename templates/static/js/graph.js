@@ -488,7 +488,7 @@
     tip.appendChild(document.createTextNode(label(i)));
     var meta = document.createElement("span");
     meta.className = "muted";
-    meta.textContent = nd.type + " · " + (nd.degree || 0) + (nd.degree === 1 ? " edge" : " edges") + (nd.label && nd.label !== nd.id ? " · " + nd.id : "");
+    meta.textContent = nd.type + " · " + (nd.degree || 0) + (nd.degree === 1 ? " link" : " links") + (nd.label && nd.label !== nd.id ? " · " + nd.id : "");
     tip.appendChild(meta);
     tip.hidden = false;
     var sx = g.x[i] * view.scale + view.tx, sy = g.y[i] * view.scale + view.ty;
@@ -513,7 +513,7 @@
     showTip(i);
     if (i >= 0) {
       var nd = g.doc.nodes[i];
-      say(label(i) + " (" + nd.type + ", " + (nd.degree || 0) + " edges)" + (nd.url ? ". Enter opens its page." : "."));
+      say(label(i) + " (" + nd.type + ", " + (nd.degree || 0) + " links)" + (nd.url ? ". Enter opens its page." : "."));
     }
   }
 
