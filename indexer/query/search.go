@@ -71,6 +71,9 @@ func (s *Snapshot) expand(hits []SearchItem) ([]SearchItem, error) {
 	}
 	next := map[string][]neighbour{}
 	for _, e := range s.Graph.Edges {
+		if e.Type == export.Contains {
+			continue // a hit's own decisions and events are the hit
+		}
 		for _, p := range [][2]string{{e.Source, e.Target}, {e.Target, e.Source}} {
 			if seen[p[0]] && p[0] != p[1] {
 				next[p[0]] = addNeighbour(next[p[0]], p[1], e.Weight)
