@@ -301,8 +301,8 @@ func Build(s *export.Site) Candidates {
 }
 
 // episodes are the recent failures (failure or partial, within
-// RecentDays) and the latest other episodes, newest first. Episodes come
-// sorted newest first.
+// RecentDays) and the latest other episodes that give a task or an
+// outcome, newest first. Episodes come sorted newest first.
 func episodes(s *export.Site) (failures, recent []Item) {
 	for _, e := range s.Episodes {
 		if len(e.Flags) > 0 {
@@ -316,6 +316,10 @@ func episodes(s *export.Site) (failures, recent []Item) {
 				text += ". Lesson: " + sentence(e.Lessons[0])
 			}
 			failures = append(failures, Item{ID: e.ID, URL: e.URL, Score: e.Score, Text: Cut(text)})
+		case e.Outcome == "" && e.Task == "":
+			// Says neither what was attempted nor how it ended: not a
+			// record of work (ai-agents keeps a CLAUDE.md among its
+			// episodes).
 		case len(recent) < MaxItems:
 			recent = append(recent, Item{ID: e.ID, URL: e.URL, Score: e.Score, Text: Cut(text)})
 		}
