@@ -77,7 +77,7 @@ func pages(s *export.Site, md markdown) []page {
 		// The patterns that cite the episode have their own list: the
 		// other backlinks are "linked from".
 		params := map[string]any{"kind": "episode", "html": h, "cited_by": ix.citedBy[e.ID], "tags": ix.tagLinks(e.Tags),
-			"linked_from": without(e.Backlinks, ix.citedBy[e.ID]), "flag_notes": flagNotes(e.Flags)}
+			"linked_from": without(e.Backlinks, ix.citedBy[e.ID]), "flag_notes": flagNotes(e.Flags, false)}
 		// Episodes are sorted newest first: the previous one is older.
 		if i+1 < len(s.Episodes) {
 			params["prev"] = export.Ref{ID: s.Episodes[i+1].ID, Type: "episode", URL: s.Episodes[i+1].URL}
@@ -97,7 +97,7 @@ func pages(s *export.Site, md markdown) []page {
 		h["interval"] = intervalChart(p)
 		h["graph"] = graphs[i]
 		params := map[string]any{"kind": "pattern", "html": h, "edges_out": ix.edgeViews(p.EdgesOut, false), "edges_in": ix.edgeViews(p.EdgesIn, true),
-			"tags": ix.tagLinks(p.Tags), "flag_notes": flagNotes(p.Flags)}
+			"tags": ix.tagLinks(p.Tags), "flag_notes": flagNotes(p.Flags, p.StatsSource == "declared")}
 		p.Links, p.Sections = nil, nil
 		params["doc"] = p
 		ps = append(ps, page{path: "patterns/" + slug(p.URL) + ".md", api: apiPath(p.JSONURL, s.BaseURL), fm: frontMatter{
@@ -325,13 +325,23 @@ var flagTexts = map[string]string{
 	"empty":        "It records nothing beyond a task of one or two words.",
 	"tautology":    "Its action only restates its trigger.",
 	"placeholder":  "Its trigger or action is missing, a template or a placeholder.",
-	"default_rate": "Its success rate is not a measurement: declared with no evidence behind it, or contradicted by the evidence episodes' own outcomes.",
+	"default_rate": "Its success rate is not a measurement: every evidence line gives one outcome that none of the evidence episodes records itself, an extractor's default.",
 }
 
-func flagNotes(flags []string) []flagNote {
+// declaredText is the default_rate note of a rate declared with no
+// evidence.
+const declaredText = "Its success rate is not a measurement: it is declared, with no evidence episode behind it."
+
+// flagNotes explain a note's flags; declared says a pattern's rate is
+// declared, not computed from evidence.
+func flagNotes(flags []string, declared bool) []flagNote {
 	out := []flagNote{}
 	for _, f := range flags {
-		out = append(out, flagNote{Flag: f, Text: flagTexts[f]})
+		text := flagTexts[f]
+		if f == "default_rate" && declared {
+			text = declaredText
+		}
+		out = append(out, flagNote{Flag: f, Text: text})
 	}
 	return out
 }

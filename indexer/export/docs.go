@@ -215,11 +215,14 @@ type Declared struct {
 	Occurrences *int     `json:"occurrences"`
 }
 
-// EvidenceRef is one evidence episode of a pattern.
+// EvidenceRef is one evidence episode of a pattern: the outcome the
+// evidence line gives, and, when it differs, the one the episode records
+// itself.
 type EvidenceRef struct {
-	ID      string `json:"id"`
-	Outcome string `json:"outcome"`
-	URL     string `json:"url,omitempty"`
+	ID             string `json:"id"`
+	Outcome        string `json:"outcome"`
+	EpisodeOutcome string `json:"episode_outcome,omitempty"`
+	URL            string `json:"url,omitempty"`
 }
 
 // Edge is a causal graph edge.

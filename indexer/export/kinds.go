@@ -98,7 +98,11 @@ func (x *exporter) pattern(i int) Pattern {
 	p.Feedback = x.feedback(i)
 	p.Decayed = x.decay(st.Confidence, x.patternSince(i), p.Feedback)
 	for _, ev := range st.Evidence {
-		p.Evidence = append(p.Evidence, EvidenceRef{ID: ev.ID, Outcome: ev.Outcome, URL: x.nodeURL(ev.ID)})
+		ref := EvidenceRef{ID: ev.ID, Outcome: ev.Outcome, URL: x.nodeURL(ev.ID)}
+		if ev.Own != ev.Outcome {
+			ref.EpisodeOutcome = ev.Own
+		}
+		p.Evidence = append(p.Evidence, ref)
 	}
 	for _, e := range x.edgesOut[n.Title] {
 		p.EdgesOut = append(p.EdgesOut, edge(e))
