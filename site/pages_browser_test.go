@@ -499,8 +499,44 @@ func TestSiteLinksResolve(t *testing.T) {
 			}
 			checkLinks(t, out)
 			checkEpisodeWeight(t, out)
+			checkPatternRates(t, out)
 		})
 	}
+}
+
+// checkPatternRates: every pattern page shows its measured success rate,
+// 0% included (a rate of 0 once read as "no rate").
+func checkPatternRates(t *testing.T, out string) {
+	t.Helper()
+	twins, _ := filepath.Glob(filepath.Join(out, "patterns", "*", "index.json"))
+	zero := 0
+	for _, twin := range twins {
+		var p struct {
+			SuccessRate *float64 `json:"success_rate"`
+		}
+		data, err := os.ReadFile(twin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &p); err != nil {
+			t.Fatalf("%s: %v", twin, err)
+		}
+		if p.SuccessRate == nil {
+			continue
+		}
+		html, err := os.ReadFile(filepath.Join(filepath.Dir(twin), "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("<td>%.0f%%</td>", 100**p.SuccessRate)
+		if !strings.Contains(string(html), want) {
+			t.Errorf("%s does not show its success rate %s", filepath.Dir(twin), want)
+		}
+		if *p.SuccessRate == 0 {
+			zero++
+		}
+	}
+	t.Logf("%d pattern pages, %d with a rate of 0%%", len(twins), zero)
 }
 
 // maxEpisodeWeight is issue 7's budget for an episode page, with what it
