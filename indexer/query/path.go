@@ -1,6 +1,7 @@
 package query
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 
@@ -46,8 +47,18 @@ func (s *Snapshot) Node(id string) (Node, error) {
 	for i, n := range g.Nodes {
 		names[i] = n.ID
 	}
-	return Node{}, &NotFoundError{What: "note or graph node", Name: id, Suggestions: suggest(id, names)}
+	err := &NotFoundError{What: "note or graph node", Name: id, Suggestions: suggest(id, names)}
+	if ep, part, ok := strings.Cut(id, "#"); ok && eventID.MatchString(part) {
+		if i, found := sort.Find(len(g.Nodes), func(i int) int { return strings.Compare(ep, g.Nodes[i].ID) }); found && g.Nodes[i].Type == causal.TypeEpisode {
+			err.Why = "an event of " + ep + " is a node only when a caused_by or leads_to link touches it; without one it is a line of the timeline, not a claim about causes"
+			err.Suggestions = nil
+		}
+	}
+	return Node{}, err
 }
+
+// eventID is an event's id within its episode (e001).
+var eventID = regexp.MustCompile(`^[eE]\d+$`)
 
 // StrongestPath is the causal path from → to with the greatest product of
 // edge weights, at most maxDepth edges (SPEC §3).

@@ -105,10 +105,15 @@ type NotFoundError struct {
 	What, Name string
 	// Suggestions are close names, at most five.
 	Suggestions []string
+	// Why says what the name is when it is something, just not a node.
+	Why string
 }
 
 func (e *NotFoundError) Error() string {
 	msg := fmt.Sprintf("no %s named %q", e.What, e.Name)
+	if e.Why != "" {
+		msg += ": " + e.Why
+	}
 	if len(e.Suggestions) > 0 {
 		msg += "; did you mean " + strings.Join(quoteAll(e.Suggestions), ", ") + "?"
 	}
