@@ -115,7 +115,7 @@ func clusterLessons(notes []note.Note, meta []export.Meta) []export.LessonCluste
 		}
 	}
 	var out []export.LessonCluster
-	for _, c := range lessons.Clusters(ls, lessons.DefaultThreshold) {
+	for _, c := range lessons.Clusters(ls, lessons.Options{}) {
 		out = append(out, export.LessonCluster{Text: c.Text, Count: c.Count, Episodes: c.Episodes, Latest: c.Latest, Wordings: c.Members})
 	}
 	return out

@@ -15,7 +15,7 @@ func BenchmarkClusters20k(b *testing.B) {
 	ls := generate(20_000, 1)
 	b.ReportAllocs()
 	for b.Loop() {
-		Clusters(ls, DefaultThreshold)
+		Clusters(ls, Options{})
 	}
 }
 

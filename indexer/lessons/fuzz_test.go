@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -9,8 +10,8 @@ import (
 )
 
 // FuzzClusters: any lessons at any threshold cluster without panicking,
-// every lesson lands in exactly one cluster, and reversing the input
-// changes nothing.
+// every lesson lands in exactly one cluster, the related lists are
+// well formed, and reversing the input changes nothing.
 func FuzzClusters(f *testing.F) {
 	for _, s := range []string{
 		"",
@@ -19,17 +20,19 @@ func FuzzClusters(f *testing.F) {
 		"the\nThe\n of the \n!!!\n🎉",
 		"先运行测试再提交\nشغّل الاختبارات\nทดสอบ\nDon’t\n\u0301\uFF07s",
 		"\xff\xfe\x00\nrun\x00tests\n\u2019\u2019\u2019",
+		"Avoid: a b c d.. e f\nNot only a b c d\na b c d e, not just f\n....\n..a..b",
 	} {
-		f.Add(s, 0.85)
+		f.Add(s, 0.15, 0.1)
 	}
-	f.Add("a b\nb c\nc d", math.NaN())
-	f.Add("a b\nb c\nc d", math.Inf(-1))
-	f.Fuzz(func(t *testing.T, text string, threshold float64) {
+	f.Add("a b c d\nb c d e\nc d e f", math.NaN(), math.NaN())
+	f.Add("a b c d\nb c d e\nc d e f", math.Inf(-1), math.Inf(-1))
+	f.Fuzz(func(t *testing.T, text string, duplicate, related float64) {
 		var ls []Lesson
 		for i, line := range strings.Split(text, "\n") {
 			ls = append(ls, Lesson{Text: line, Episode: line[:min(3, len(line))], Date: day0.Add(time.Duration(i%4) * time.Hour)})
 		}
-		got := Clusters(ls, threshold)
+		o := Options{Duplicate: duplicate, Related: related, MaxRelated: 3}
+		got := Clusters(ls, o)
 		count := 0
 		var members []string
 		for _, c := range got {
@@ -43,14 +46,10 @@ func FuzzClusters(f *testing.F) {
 		if len(slices.Compact(slices.Clone(members))) != len(members) {
 			t.Errorf("a wording is in two clusters: %q", members)
 		}
+		checkRelated(t, got, 3)
 		slices.Reverse(ls)
-		if again := Clusters(ls, threshold); !slices.EqualFunc(got, again, sameCluster) {
+		if again := Clusters(ls, o); !reflect.DeepEqual(got, again) {
 			t.Errorf("reversed input: %+v, want %+v", again, got)
 		}
 	})
-}
-
-func sameCluster(a, b Cluster) bool {
-	return a.Text == b.Text && a.Count == b.Count && a.Latest.Equal(b.Latest) &&
-		slices.Equal(a.Episodes, b.Episodes) && slices.Equal(a.Members, b.Members)
 }

@@ -1,49 +1,52 @@
-// Package lessons clusters the lessons of all episodes (SPEC §3). A
-// cluster publishes the wording of its most recent member, and every
-// lesson in it is within the threshold of that wording: the cosine
-// similarity of their TF-IDF vectors exceeds it (0.85 by default).
+// Package lessons sorts the lessons of all episodes into two tiers (SPEC
+// §3): duplicates, the same lesson reworded, merged into one cluster; and
+// related, lessons of one advice family, listed with each cluster and
+// never merged. It is deterministic, offline and lexical: docs/lessons.md
+// says how it was judged on hand-labelled real lessons, with what
+// precision, and where it fails.
 //
-// Clusters are made by leader clustering, not as the connected components
-// of "cosine above threshold" (single linkage). Single linkage chained
-// lessons made from one template, each a word away from the next ("Run the
-// auth tests before touching auth code", "… touching cache code", "Run the
-// cache tests …"), into clusters of a thousand lessons whose published
-// wording was far from most of them. Leader clustering takes the distinct
-// vectors newest first, and puts each in the first cluster whose leader
-// (its newest wording) it is similar to, so nothing chains and the order,
-// hence the result, is defined by the data and not by the input order.
+// What is compared. A lesson's terms come from bleve's English analyzer
+// (Unicode word segmentation, possessive stripping, lower-casing, English
+// stop words, Porter stemming) with negations kept, through the search
+// package; then negation words, a few more words that say nothing about a
+// subject (rule.go's extraStops) and identifiers without meaning (numbers,
+// hex ids) are dropped. Its features are its terms and the bigrams of
+// terms that follow each other, weighted by TF-IDF: a document is a
+// lesson, N the number of lessons (repeats included), and a feature's
+// weight in a lesson is tf × (ln(N/df) + 1). Bigrams make word order count
+// a little: "run the parser tests before touching cache code" and "run the
+// cache tests before touching parser code" share their terms, not their
+// bigrams.
 //
-// Terms come from bleve's English analyzer (Unicode word segmentation,
-// possessive stripping, lower-casing, English stop words, Porter stemming)
-// with negations kept: "not", "no", "nor" and "never" are terms, and an n't
-// contraction is its verb and "not" ("don't" is "do not", "can't" and
-// "cannot" are "can not"), so "Don't run the tests" is not "Run the tests".
-// Before analysis a text is put in Unicode NFC and the typographic
-// apostrophes U+2019 and U+FF07 become "'", so that "Don’t" is "don't" as
-// when typed with a straight apostrophe.
+// How much two lessons are alike is the weighted overlap coefficient of
+// their features (vector.go), with the number of terms they share. The
+// duplicates tier needs similarity above Options.Duplicate and
+// DuplicateMinShared shared terms; the related tier above Options.Related
+// and RelatedMinShared terms. The defaults were chosen on the labelled
+// pairs (docs/lessons.md).
+//
+// A lesson and its negation are never duplicates. Real lessons are often
+// "Rule.. Explanation" or "Avoid: Anti-pattern.. Remedy"; the rule (before
+// "..", or the first sentence) is negated by a leading "Avoid" and by each
+// "not", "no", "never", "nor" or "without" in it, an odd number of them
+// making it negated (rule.go). A cluster holds lessons of one polarity.
+// The related tier does list a lesson with its negation, marked Opposite:
+// two lessons that contradict each other are worth reading together.
 //
 // What the analyzer makes of text that is not English:
 //   - Han ideographs and Hiragana become one term per character (the
 //     segmenter does not split Chinese or Japanese into words), a run of
-//     Katakana one term; the unigrams are weighted like any other term.
+//     Katakana one term; the bigrams of characters then stand for words.
 //   - Arabic, Hebrew, Cyrillic, Greek, Devanagari, Hangul and other
 //     scripts written with spaces become one term per word, lower-cased
 //     where the script has case, unstemmed and with no stop words removed.
 //   - Thai, Lao, Khmer and Myanmar (written without spaces), emoji and
 //     punctuation give no terms at all.
 //
-// A lesson with no terms (empty, only stop words, only punctuation or emoji,
-// only Thai) cannot have a meaningful cosine with anything; it clusters only
-// with lessons whose normalised text (NFC, lower case, white space
-// collapsed) is the same.
-//
-// Bag-of-words limits a user may notice: word order is lost ("run the parser
-// tests before touching cache code" and "run the cache tests before
-// touching parser code" are the same vector), and so is what a negation
-// applies to ("Don't run the tests, commit" and "Run the tests, don't
-// commit" are the same vector). And leader clustering depends on which
-// wording is newest: a new lesson can move older ones from one cluster to
-// another, or split a cluster, when it becomes a leader.
+// No negation is recognised outside English. A lesson with no terms
+// (empty, only stop words, only punctuation or emoji, only Thai) cannot be
+// compared; it clusters only with lessons whose normalised text (NFC,
+// lower case, white space collapsed) is the same.
 package lessons
 
 import (
@@ -59,41 +62,81 @@ type Lesson struct {
 	Date    time.Time // when the episode happened; the most recent member's wording wins
 }
 
-// Cluster is a group of lessons that say the same thing.
+// Cluster is the duplicates tier: lessons that say the same thing.
 type Cluster struct {
-	Text     string    // the wording of the most recent member (ties: the smaller text)
+	// Text is the wording of the most recent member; among members of the
+	// same date, of the one most like the others of that date, then the
+	// smaller text.
+	Text     string
 	Count    int       // number of lessons in the cluster
 	Episodes []string  // distinct episode ids, sorted
 	Latest   time.Time // date of the most recent member
 	Members  []string  // distinct wordings, sorted
+	Related  []Related // the related tier, best first; nil when none
 }
 
-// DefaultThreshold is SPEC §3's 0.85.
-const DefaultThreshold = 0.85
+// Related is another cluster whose wording is near this one's, but not
+// near enough to be the same lesson, or whose rule is its negation.
+type Related struct {
+	Cluster  int     // index of the other cluster in the slice Clusters returned
+	Score    float64 // similarity of the two wordings, rounded to 4 decimal places
+	Opposite bool    // one rule is negated and the other not: they may contradict
+}
 
-// Clusters groups lessons so that every member is within the threshold of
-// the cluster's leader, the most recent wording: the cosine similarity of
-// their TF-IDF vectors is above threshold (strictly greater). Being near
-// another member is not enough. Clusters used to be the connected
-// components of "cosine above threshold" (single linkage), and that chained
-// template families ("Run the auth tests before touching auth code" ~ "…
-// cache code" ~ "Run the cache tests …") into clusters of 1,500 lessons
-// published under a wording far from most of them.
+// Options are the thresholds of the two tiers. The zero value, or a zero
+// field, means the defaults.
+type Options struct {
+	// Duplicate is the similarity a lesson must exceed with a cluster's
+	// wording to join the cluster.
+	Duplicate float64
+	// Related is the similarity two clusters' wordings must exceed to be
+	// related.
+	Related float64
+	// MaxRelated bounds each cluster's Related; negative means none.
+	MaxRelated int
+}
+
+// The defaults, chosen on hand-labelled pairs of real lessons
+// (docs/lessons.md), and the shared terms each tier needs whatever the
+// threshold: fewer than four common words make a topic, not a lesson.
+const (
+	DefaultDuplicate   = 0.15
+	DefaultRelated     = 0.1
+	DefaultMaxRelated  = 5
+	DuplicateMinShared = 4
+	RelatedMinShared   = 2
+)
+
+func (o Options) withDefaults() Options {
+	if o.Duplicate == 0 {
+		o.Duplicate = DefaultDuplicate
+	}
+	if o.Related == 0 {
+		o.Related = DefaultRelated
+	}
+	if o.MaxRelated == 0 {
+		o.MaxRelated = DefaultMaxRelated
+	}
+	return o
+}
+
+// Clusters makes the two tiers.
 //
-// The algorithm: lessons with the same terms (the same vector) form one
-// group, always together whatever the threshold. The groups are taken in
-// order of their most recent member, newest first (ties: the smaller
-// wording). Each joins the first cluster, in order of creation, whose
-// leader vector has cosine above threshold with its own, or else starts a
-// cluster and leads it. Groups that share no term are never together, even
-// with a negative threshold. The order is defined by the lessons, so the
-// result does not depend on the order of ls.
+// The duplicates tier is leader clustering. Lessons with the same features
+// and polarity form one group, always together whatever the threshold. The
+// groups are taken newest first (order.go), and each joins the first
+// cluster, in order of creation, whose leader has its polarity and is
+// related to it in the tier, or else starts a cluster and leads it. So
+// every member is near the cluster's wording, its leader's; being near
+// another member is not enough, and template families ("Run the auth
+// tests before touching auth code" ~ "… cache code" ~ "Run the cache tests
+// …") do not chain into one cluster published under a wording far from
+// most of them, as single linkage made them. The order is defined by the
+// lessons, so the result does not depend on the order of ls.
 //
-// Weights: a document is one lesson and N the number of lessons (repeats
-// included); a term's weight in a lesson is tf × idf with tf its count in
-// the lesson and idf = ln(N/df) + 1, df the number of lessons containing it.
-// idf is at least 1, so every term counts and two lessons have a positive
-// cosine exactly when they share a term.
+// The related tier links two clusters whose wordings are related in it,
+// whatever their polarity, when each is among the other's MaxRelated
+// nearest: the lists are symmetric.
 //
 // A wording is a lesson's text with surrounding white space trimmed. Count
 // counts lessons, so an episode that lists the same lesson twice counts
@@ -101,35 +144,21 @@ const DefaultThreshold = 0.85
 //
 // Clusters are sorted by Count descending, then Latest descending, then
 // Text. The result is nil when ls is empty.
-func Clusters(ls []Lesson, threshold float64) []Cluster {
+func Clusters(ls []Lesson, o Options) []Cluster {
 	if len(ls) == 0 {
 		return nil
 	}
+	o = o.withDefaults()
 	c := analyse(ls)
 	vs := weigh(c, len(ls))
 	win := winners(ls, c.group, len(c.groups))
-	cluster, leader := lead(vs, c.negated(), byRecency(ls, win), len(c.terms), threshold)
-	return collect(ls, c.group, cluster, leader, win)
-}
-
-// negated reports, for each group, whether its lesson says "not" (every
-// n't is a "not" after analysis). A lesson and its negation never share a
-// cluster, however similar the rest of their words: TF-IDF gives "not",
-// which many lessons use, little weight, so "Do not rotate the keys" can
-// be within the threshold of "Rotate the keys".
-func (c *corpus) negated() []bool {
-	out := make([]bool, len(c.groups))
-	for id, term := range c.terms {
-		if term != "not" {
-			continue
-		}
-		for g, ts := range c.groups {
-			for _, t := range ts {
-				if t.id == int32(id) {
-					out[g] = true
-				}
-			}
-		}
+	dup := tier{o.Duplicate, DuplicateMinShared}
+	order := byRecency(ls, win, c.negated, newJoiner(vs, len(c.feats), dup))
+	cluster, leader := lead(vs, c.negated, order, len(c.feats), dup)
+	out, index := collect(ls, c.group, cluster, leader, win)
+	if o.MaxRelated > 0 {
+		links := relate(newJoiner(vs, len(c.feats), tier{o.Related, RelatedMinShared}), leader)
+		attach(out, index, links, c.negated, leader, o.MaxRelated)
 	}
 	return out
 }
@@ -149,61 +178,36 @@ func winners(ls []Lesson, group []int, groups int) []int {
 	return win
 }
 
-// byRecency returns the groups, the one with the most recent winner first.
-// Two groups never share a wording, so the order is total.
-func byRecency(ls []Lesson, win []int) []int {
-	order := make([]int, len(win))
-	for g := range order {
-		order[g] = g
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		switch {
-		case newer(ls[win[a]], ls[win[b]]):
-			return -1
-		case newer(ls[win[b]], ls[win[a]]):
-			return 1
-		}
-		return 0
-	})
-	return order
-}
-
-// collect turns the groups' clusters into Clusters. A cluster's wording
-// is its leader's most recent one: the leader came first in order of
-// recency, so it is the most recent of all its members.
-func collect(ls []Lesson, group, cluster, leader, win []int) []Cluster {
-	out := make([]Cluster, len(leader))
+// collect turns the groups' clusters into Clusters, sorted, and returns
+// the place of each cluster, by number of creation. A cluster's wording is
+// its leader's most recent one: the leader came first in order, so it is
+// the most recent of all its members.
+func collect(ls []Lesson, group, cluster, leader, win []int) (out []Cluster, index []int) {
+	made := make([]Cluster, len(leader))
 	for k, g := range leader {
 		w := ls[win[g]]
-		out[k].Text, out[k].Latest = wording(w.Text), w.Date
+		made[k].Text, made[k].Latest = wording(w.Text), w.Date
 	}
 	for i, l := range ls {
-		cl := &out[cluster[group[i]]]
+		cl := &made[cluster[group[i]]]
 		cl.Count++
 		if l.Episode != "" {
 			cl.Episodes = append(cl.Episodes, l.Episode)
 		}
 		cl.Members = append(cl.Members, wording(l.Text))
 	}
-	for k := range out {
-		out[k].Episodes = distinct(out[k].Episodes)
-		out[k].Members = distinct(out[k].Members)
+	order := make([]int, len(made))
+	for k := range made {
+		made[k].Episodes = distinct(made[k].Episodes)
+		made[k].Members = distinct(made[k].Members)
+		order[k] = k
 	}
-	slices.SortFunc(out, compareClusters)
-	return out
-}
-
-// newer reports whether a's wording should win over b's: the later date,
-// then the smaller wording, then (same instant and wording, different zone)
-// the smaller formatted date, so that the output never depends on order.
-func newer(a, b Lesson) bool {
-	if !a.Date.Equal(b.Date) {
-		return a.Date.After(b.Date)
+	slices.SortFunc(order, func(a, b int) int { return compareClusters(made[a], made[b]) })
+	out, index = make([]Cluster, len(made)), make([]int, len(made))
+	for i, k := range order {
+		out[i], index[k] = made[k], i
 	}
-	if wa, wb := wording(a.Text), wording(b.Text); wa != wb {
-		return wa < wb
-	}
-	return a.Date.Format(time.RFC3339Nano) < b.Date.Format(time.RFC3339Nano)
+	return out, index
 }
 
 func compareClusters(a, b Cluster) int {
@@ -217,8 +221,6 @@ func compareClusters(a, b Cluster) int {
 	// same vector.
 	return strings.Compare(a.Text, b.Text)
 }
-
-func wording(s string) string { return strings.TrimSpace(s) }
 
 func distinct(s []string) []string {
 	slices.Sort(s)

@@ -6,89 +6,161 @@ import (
 	"slices"
 )
 
-// vector is a group's TF-IDF vector scaled to unit length, its terms by
-// rank: rarest first (fewest lessons, then the term itself), an order that
-// depends on the lessons and not on how they are ordered.
+// vector is a group's TF-IDF weights by feature id. The weights are fixed
+// point (units of 2⁻³²), so that sums are exact whatever the order of
+// their terms, and the similarity of two lessons does not depend on the
+// order of the input, which numbers the features.
 type vector struct {
-	rank []int32
-	w    []float64
+	id    []int32 // features, ascending
+	w     []int64
+	term  []bool  // by position: the feature is a term, not a bigram
+	terms []int32 // term ids, rarest first (tier.keys)
+	sum   int64   // the total weight
 }
 
-// weigh computes each group's unit TF-IDF vector over n lessons.
+// unit is the fixed-point 1: a weight of 20 (idf of a term once in a
+// million lessons) a million times in one lesson is still far from
+// overflowing a sum.
+const unit = 1 << 32
+
+// weigh computes each group's TF-IDF vector over n lessons: a feature's
+// weight is tf × (ln(n/df) + 1), with df the number of lessons that have
+// it.
 func weigh(c *corpus, n int) []vector {
-	df := make([]int, len(c.terms))
-	for g, tc := range c.groups {
-		for _, t := range tc {
-			df[t.id] += c.size[g]
+	df := make([]int, len(c.feats))
+	for g, fc := range c.groups {
+		for _, f := range fc {
+			df[f.id] += c.size[g]
 		}
 	}
-	order := make([]int32, len(c.terms))
-	for i := range order {
-		order[i] = int32(i)
+	idf := make([]int64, len(c.feats))
+	for f, d := range df {
+		idf[f] = int64(math.Round((math.Log(float64(n)/float64(d)) + 1) * unit))
 	}
-	slices.SortFunc(order, func(a, b int32) int {
+	rarer := func(a, b int32) int {
 		if d := cmp.Compare(df[a], df[b]); d != 0 {
 			return d
 		}
-		return cmp.Compare(c.terms[a], c.terms[b])
-	})
-	rank := make([]int32, len(c.terms))
-	for r, id := range order {
-		rank[id] = int32(r)
+		return cmp.Compare(a, b)
 	}
 	vs := make([]vector, len(c.groups))
-	for g, tc := range c.groups {
-		vs[g] = unit(tc, rank, df, n)
+	for g, fc := range c.groups {
+		vs[g] = tfidf(c, fc, idf, rarer)
 	}
 	return vs
 }
 
-func unit(tc termsOf, rank []int32, df []int, n int) vector {
-	type entry struct {
-		rank int32
-		w    float64
+func tfidf(c *corpus, fc featuresOf, idf []int64, rarer func(a, b int32) int) vector {
+	v := vector{id: make([]int32, len(fc)), w: make([]int64, len(fc)), term: make([]bool, len(fc))}
+	for i, f := range fc {
+		v.id[i], v.w[i], v.term[i] = f.id, int64(f.tf)*idf[f.id], c.feats[f.id].b < 0
+		v.sum += v.w[i]
+		if v.term[i] {
+			v.terms = append(v.terms, f.id)
+		}
 	}
-	es := make([]entry, len(tc))
-	for i, t := range tc {
-		idf := math.Log(float64(n)/float64(df[t.id])) + 1
-		es[i] = entry{rank[t.id], float64(t.tf) * idf}
-	}
-	slices.SortFunc(es, func(a, b entry) int { return cmp.Compare(a.rank, b.rank) })
-	var sum float64
-	for _, e := range es {
-		sum += e.w * e.w
-	}
-	norm := math.Sqrt(sum)
-	v := vector{rank: make([]int32, len(es)), w: make([]float64, len(es))}
-	for i, e := range es {
-		v.rank[i], v.w[i] = e.rank, e.w/norm
-	}
+	slices.SortFunc(v.terms, rarer)
 	return v
 }
 
-// cosine of two unit vectors, summed in rank order so that it does not
-// depend on which is a and which is b.
-func cosine(a, b vector) float64 {
-	var dot float64
+// similarity is the weighted overlap coefficient of two vectors: the
+// weight they share (for each common feature, the smaller of its two
+// weights) over the total weight of the lighter one; 1 when one's
+// features are all the other's, 0 when they share none. shared counts
+// their common terms.
+//
+// Overlap rather than Dice or cosine: a real lesson restated in other
+// words often comes with a longer or a shorter explanation, and what the
+// two share should not be diluted by the longer one. Short lessons are
+// kept from matching on a word or two by the tiers' minimum of shared
+// terms.
+func similarity(a, b vector) (score float64, shared int) {
+	var mass int64
 	i, j := 0, 0
-	for i < len(a.rank) && j < len(b.rank) {
+	for i < len(a.id) && j < len(b.id) {
 		switch {
-		case a.rank[i] < b.rank[j]:
+		case a.id[i] < b.id[j]:
 			i++
-		case a.rank[i] > b.rank[j]:
+		case a.id[i] > b.id[j]:
 			j++
 		default:
-			dot += a.w[i] * b.w[j]
+			mass += min(a.w[i], b.w[j])
+			if a.term[i] {
+				shared++
+			}
 			i++
 			j++
 		}
 	}
-	return dot
+	if mass == 0 {
+		return 0, 0
+	}
+	return float64(mass) / float64(min(a.sum, b.sum)), shared
 }
 
-// similar is the clustering relation: cosine strictly above threshold,
-// and a shared term (a positive cosine) whatever the threshold.
-func similar(a, b vector, threshold float64) bool {
-	c := cosine(a, b)
-	return c > threshold && c > 0
+// tier is the relation of a tier: similarity strictly above threshold,
+// and at least minShared terms in common, whatever the threshold.
+type tier struct {
+	threshold float64
+	minShared int
+}
+
+func (t tier) need() int { return max(t.minShared, 1) }
+
+// holds reports whether a and b are related in the tier, and their
+// similarity.
+func (t tier) holds(a, b vector) (float64, bool) {
+	s, n := similarity(a, b)
+	return s, n >= t.need() && s > t.threshold
+}
+
+// keys returns the terms through which the candidate search finds v: all
+// but its minShared-1 most common. Two vectors that share minShared terms
+// share one of their keys (the rarest of the shared terms comes before
+// minShared-1 others in each), so indexing and probing by keys alone finds
+// every pair the tier can relate, while the most common terms, with the
+// longest posting lists, are left out. Any order would do for that, as
+// long as every vector uses the same; rarest first makes the lists short.
+func (t tier) keys(v vector) []int32 {
+	return v.terms[:max(len(v.terms)-t.need()+1, 0)]
+}
+
+// probe is one vector with its terms marked, so that a candidate can be
+// told in one pass over its terms that it shares too few of them, before
+// the similarity is computed: most candidates the keys find share a
+// single rare term.
+type probe struct {
+	t     tier
+	v     vector
+	mark  []int32 // by feature: stamp of the last vector that has the term
+	stamp int32
+}
+
+func newProbe(t tier, features int) *probe {
+	return &probe{t: t, mark: make([]int32, features)}
+}
+
+func (p *probe) load(v vector) {
+	p.v = v
+	p.stamp++
+	for _, f := range v.terms {
+		p.mark[f] = p.stamp
+	}
+}
+
+// holds is p.t.holds(p.v, *x).
+func (p *probe) holds(x *vector) (float64, bool) {
+	need, n := p.t.need(), 0
+	for i, f := range x.terms {
+		if p.mark[f] == p.stamp {
+			n++
+		}
+		if n >= need || n+len(x.terms)-i-1 < need {
+			break
+		}
+	}
+	if n < need {
+		return 0, false
+	}
+	return p.t.holds(p.v, *x)
 }
