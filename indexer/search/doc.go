@@ -22,9 +22,13 @@ type Doc struct {
 	URL     string
 	Tags    []string
 	Date    time.Time
-	// Similar is what similar episodes compare: the task, context,
-	// decisions and lessons of an episode ("" for other notes).
+	// Similar is what similar episodes compare besides the task: an
+	// episode's context, decisions, events' contents and lessons ("" for
+	// other notes).
 	Similar string
+	// Flags are graph health's flags of an episode ("fixture", "empty"):
+	// a flagged episode is never offered as similar.
+	Flags []string
 }
 
 // Kinds of document, as `engram search --type` names them.
@@ -76,10 +80,15 @@ func episodeDoc(e *export.Episode) Doc {
 	body.sections(e.Sections)
 	lessons := strings.Join(e.Lessons, "\n")
 	var similar text
-	similar.add(e.Task, e.Context, decisions.String(), lessons)
+	similar.add(e.Context, decisions.String())
+	for _, ev := range e.Events {
+		similar.add(ev.Content)
+	}
+	similar.add(lessons)
 	return Doc{
 		ID: e.ID, Type: "episode", Title: e.Title, Task: e.Task, Body: body.String(), Lessons: lessons,
-		Outcome: e.Outcome, URL: e.URL, Tags: e.Tags, Date: parseTime(e.Date), Similar: similar.String(),
+		Outcome: e.Outcome, URL: e.URL, Tags: e.Tags, Date: parseTime(e.Date),
+		Similar: similar.String(), Flags: e.Flags,
 	}
 }
 

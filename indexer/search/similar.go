@@ -12,12 +12,11 @@ import (
 	"sync"
 )
 
-// Similar episodes (SPEC §3): each episode's Doc.Similar text (task,
-// context, decisions, lessons) goes through Analyze, and is weighted by
-// TF-IDF: a term's weight is (1 + ln tf) × (ln(N/df) + 1), N the number
-// of episodes and df how many of them have the term; each vector has
-// length 1, so the similarity of two episodes is the cosine of their
-// vectors. An episode without terms is similar to nothing.
+// Similar episodes (SPEC §3): each episode is a vector of weighted terms
+// (similar_weight.go), and the similarity of two episodes is the cosine
+// of their vectors. An episode without terms is similar to nothing; an
+// episode with flags (a test fixture, nearly empty) is never offered as
+// similar, but has its own similar episodes.
 //
 // Comparing every pair is N² (50 million pairs at 10,000 episodes), and
 // an inverted index alone does not help when terms are common: a term in
@@ -86,20 +85,13 @@ func NewSimilarity(docs []Doc) *Similarity {
 		}
 	}
 	slices.SortFunc(eps, func(a, b Doc) int { return cmp.Compare(a.ID, b.ID) })
-	counts := make([]map[string]int, len(eps))
-	parallel(len(eps), func(i int) {
-		counts[i] = map[string]int{}
-		for _, t := range Analyze(eps[i].Similar) {
-			counts[i][t]++
-		}
-	})
+	counts := make([]terms, len(eps))
+	parallel(len(eps), func(i int) { counts[i] = episodeTerms(&eps[i]) })
 	s := &Similarity{}
 	df := map[string]int{}
 	for i, e := range eps {
 		s.IDs, s.URLs = append(s.IDs, e.ID), append(s.URLs, e.URL)
-		for t := range counts[i] {
-			df[t]++
-		}
+		counts[i].each(func(t string) { df[t]++ })
 	}
 	for t := range df {
 		s.Terms = append(s.Terms, t)
@@ -111,51 +103,52 @@ func NewSimilarity(docs []Doc) *Similarity {
 		s.IDF = append(s.IDF, idf(len(eps), df[t]))
 	}
 	s.vectors(counts, ids)
-	s.postings()
+	offered := make([]bool, len(eps))
+	for i, e := range eps {
+		offered[i] = len(e.Flags) == 0
+	}
+	s.postings(offered)
 	return s
 }
 
-func idf(n, df int) float64 { return math.Log(float64(n)/float64(max(df, 1))) + 1 }
-
 // vectors fills the episodes' unit vectors.
-func (s *Similarity) vectors(counts []map[string]int, ids map[string]int32) {
+func (s *Similarity) vectors(counts []terms, ids map[string]int32) {
+	vecs := make([]vec, len(counts))
+	parallel(len(counts), func(i int) { vecs[i].term, vecs[i].w = counts[i].vector(ids, s.IDF) })
 	s.VecStart = append(s.VecStart, 0)
-	for _, c := range counts {
-		start := len(s.VecTerm)
-		for t := range c {
-			s.VecTerm = append(s.VecTerm, ids[t])
-		}
-		terms := s.VecTerm[start:]
-		slices.Sort(terms)
-		norm := 0.0
-		for _, t := range terms {
-			w := (1 + math.Log(float64(c[s.Terms[t]]))) * s.IDF[t]
-			s.VecW = append(s.VecW, w)
-			norm += w * w
-		}
-		norm = math.Sqrt(norm)
-		for k := start; k < len(s.VecW); k++ {
-			s.VecW[k] /= norm
-		}
+	for _, v := range vecs {
+		s.VecTerm = append(s.VecTerm, v.term...)
+		s.VecW = append(s.VecW, v.w...)
 		s.VecStart = append(s.VecStart, int32(len(s.VecTerm)))
 	}
 }
 
-// postings inverts the vectors, and records each entry's place.
-func (s *Similarity) postings() {
+// postings inverts the vectors of the episodes offered, and records each
+// entry's place (-1 for the others).
+func (s *Similarity) postings(offered []bool) {
 	n := len(s.Terms)
 	s.PostStart = make([]int32, n+1)
-	for _, t := range s.VecTerm {
-		s.PostStart[t+1]++
+	for d := range len(s.IDs) {
+		if offered[d] {
+			for _, t := range s.VecTerm[s.VecStart[d]:s.VecStart[d+1]] {
+				s.PostStart[t+1]++
+			}
+		}
 	}
 	for t := range n {
 		s.PostStart[t+1] += s.PostStart[t]
 	}
-	s.PostDoc = make([]int32, len(s.VecTerm))
-	s.PostW = make([]float64, len(s.VecTerm))
+	s.PostDoc = make([]int32, s.PostStart[n])
+	s.PostW = make([]float64, s.PostStart[n])
 	s.VecPos = make([]int32, len(s.VecTerm))
+	for k := range s.VecPos {
+		s.VecPos[k] = -1
+	}
 	next := slices.Clone(s.PostStart[:n])
 	for d := range len(s.IDs) {
+		if !offered[d] {
+			continue
+		}
 		for k := s.VecStart[d]; k < s.VecStart[d+1]; k++ {
 			t := s.VecTerm[k]
 			s.PostDoc[next[t]], s.PostW[next[t]] = int32(d), s.VecW[k]
@@ -234,16 +227,15 @@ func (s *Similarity) Episode(id string, k int) ([]Match, bool) {
 }
 
 // Text returns the k episodes most similar to a text (its first
-// SimilarQueryBytes), weighted by the episodes' IDF. A text without terms
-// is similar to nothing.
+// SimilarQueryBytes), weighted by the episodes' IDF. The text is one
+// part, so whether it counts as a task or as the rest makes no
+// difference to its own vector; in the episodes' vectors their tasks
+// weigh most, so a text that says what an episode's task says finds that
+// episode first. A text without terms is similar to nothing.
 func (s *Similarity) Text(text string, k int) []Match {
-	counts := map[string]int{}
-	for _, t := range Analyze(capText(text, SimilarQueryBytes)) {
-		counts[t]++
-	}
 	var v vec
 	norm := 0.0
-	for t, c := range counts {
+	for t, c := range similarTerms(capText(text, SimilarQueryBytes)) {
 		w := 1 + math.Log(float64(c))
 		id, ok := slices.BinarySearch(s.Terms, t)
 		if !ok {
@@ -276,82 +268,34 @@ func (v vec) Swap(i, j int) {
 	v.pos[i], v.pos[j] = v.pos[j], v.pos[i]
 }
 
-// accumulator sums partial dot products, remembering what it touched.
-type accumulator struct {
-	sum     []float64
-	touched []int32
-}
-
-func newAccumulator(n int) *accumulator { return &accumulator{sum: make([]float64, n)} }
-
-func (a *accumulator) add(d int32, x float64) {
-	if a.sum[d] == 0 {
-		a.touched = append(a.touched, d)
-	}
-	a.sum[d] += x
-}
-
-func (a *accumulator) reset() {
-	for _, d := range a.touched {
-		a.sum[d] = 0
-	}
-	a.touched = a.touched[:0]
-}
-
-// best returns the n episodes with the greatest sums (ties: the smaller
-// index), in no order.
-func (a *accumulator) best(n int) []int32 {
-	// A min-heap of the best so far, the worst at the root.
-	worse := func(x, y int32) bool { return a.sum[x] < a.sum[y] || a.sum[x] == a.sum[y] && x > y }
-	h := make([]int32, 0, n)
-	for _, d := range a.touched {
-		switch {
-		case len(h) < n:
-			h = append(h, d)
-			for i := len(h) - 1; i > 0 && worse(h[i], h[(i-1)/2]); i = (i - 1) / 2 {
-				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
-			}
-		case worse(h[0], d):
-			h[0] = d
-			for i := 0; ; {
-				m, l, r := i, 2*i+1, 2*i+2
-				if l < len(h) && worse(h[l], h[m]) {
-					m = l
-				}
-				if r < len(h) && worse(h[r], h[m]) {
-					m = r
-				}
-				if m == i {
-					break
-				}
-				h[i], h[m] = h[m], h[i]
-				i = m
-			}
-		}
-	}
-	return h
-}
-
 // scratch is what finding the similar episodes of one episode needs,
 // reused for the next.
 type scratch struct {
 	prefix, near *accumulator
-	seen         map[int32]bool
+	// dense holds the query's weights by term, for exact cosines.
+	dense []float64
+	seen  []bool
+	cands []scored
+}
+
+// scored is a candidate and its exact cosine.
+type scored struct {
+	d     int32
+	score float64
 }
 
 func (s *Similarity) newScratch() *scratch {
-	return &scratch{prefix: newAccumulator(len(s.IDs)), near: newAccumulator(len(s.IDs)), seen: map[int32]bool{}}
+	return &scratch{prefix: newAccumulator(len(s.IDs)), near: newAccumulator(len(s.IDs)),
+		dense: make([]float64, len(s.Terms)), seen: make([]bool, len(s.IDs))}
 }
 
 // top finds the k episodes most similar to v, leaving out self.
 func (s *Similarity) top(v vec, self, k int, sc *scratch) []Match {
-	out := []Match{}
 	if k <= 0 || len(v.term) == 0 {
-		return out
+		return []Match{}
 	}
 	defer sc.prefix.reset()
 	defer sc.near.reset()
-	defer clear(sc.seen)
 	collect := func(acc *accumulator, i int, lo, hi int32) {
 		for p := lo; p < hi; p++ {
 			if d := s.PostDoc[p]; int(d) != self {
@@ -373,92 +317,48 @@ func (s *Similarity) top(v vec, self, k int, sc *scratch) []Match {
 		collect(sc.near, i, lo, hi)
 	}
 	n := max(SimilarShortlist, k)
-	for _, d := range append(sc.prefix.best(n), sc.near.best(n)...) {
+	return s.exact(v, k, append(sc.prefix.best(n), sc.near.best(n)...), sc)
+}
+
+// exact scores the candidates by their exact cosine with v, and returns
+// the k best above 0: highest score (rounded to four decimals) first,
+// then by id (episodes are numbered in the order of their ids).
+func (s *Similarity) exact(v vec, k int, cands []int32, sc *scratch) []Match {
+	for i, t := range v.term {
+		sc.dense[t] = v.w[i]
+	}
+	scores := sc.cands[:0]
+	for _, d := range cands {
 		if !sc.seen[d] {
 			sc.seen[d] = true
-			out = append(out, Match{ID: s.IDs[d], Score: round4(dot(v, s.vec(int(d)))), URL: s.URLs[d]})
+			sum := 0.0
+			for j := s.VecStart[d]; j < s.VecStart[d+1]; j++ {
+				sum += sc.dense[s.VecTerm[j]] * s.VecW[j]
+			}
+			scores = append(scores, scored{d, round4(sum)})
 		}
 	}
-	slices.SortFunc(out, func(a, b Match) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+	for _, t := range v.term {
+		sc.dense[t] = 0
+	}
+	for _, c := range scores {
+		sc.seen[c.d] = false
+	}
+	sc.cands = scores
+	slices.SortFunc(scores, func(a, b scored) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.ID, b.ID)
+		return cmp.Compare(a.d, b.d)
 	})
-	for len(out) > 0 && out[len(out)-1].Score <= 0 {
-		out = out[:len(out)-1]
-	}
-	return out[:min(len(out), k)]
-}
-
-// rarest returns the indexes of v's terms by increasing document
-// frequency (ties: the smaller term id).
-func (s *Similarity) rarest(v vec) []int {
-	idx := make([]int, len(v.term))
-	for i := range idx {
-		idx[i] = i
-	}
-	df := func(i int) int32 { return s.PostStart[v.term[i]+1] - s.PostStart[v.term[i]] }
-	slices.SortFunc(idx, func(a, b int) int {
-		if c := cmp.Compare(df(a), df(b)); c != 0 {
-			return c
+	out := []Match{}
+	for _, c := range scores[:min(len(scores), k)] {
+		if c.score <= 0 {
+			break
 		}
-		return cmp.Compare(a, b)
-	})
-	return idx
-}
-
-// heaviest returns the indexes of v's n heaviest terms (ties: the
-// smaller term id).
-func heaviest(v vec, n int) []int {
-	idx := make([]int, len(v.term))
-	for i := range idx {
-		idx[i] = i
+		out = append(out, Match{ID: s.IDs[c.d], Score: c.score, URL: s.URLs[c.d]})
 	}
-	if len(idx) <= n {
-		return idx
-	}
-	slices.SortFunc(idx, func(a, b int) int {
-		if c := cmp.Compare(v.w[b], v.w[a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
-	return idx[:n]
-}
-
-// window is the part of term t's postings that a vector with weight w
-// (at place pos, or -1) takes candidates from: all of them, or the size
-// nearest in weight.
-func (s *Similarity) window(t int32, w float64, pos, size int32) (lo, hi int32) {
-	lo, hi = s.PostStart[t], s.PostStart[t+1]
-	if hi-lo <= size {
-		return lo, hi
-	}
-	if pos < 0 {
-		ws := s.PostW[lo:hi]
-		pos = int32(sort.Search(len(ws), func(i int) bool { return ws[i] <= w }))
-	}
-	start := min(max(lo+pos-size/2, lo), hi-size)
-	return start, start + size
-}
-
-// dot is the dot product of two sparse vectors sorted by term.
-func dot(a, b vec) float64 {
-	sum := 0.0
-	for i, j := 0, 0; i < len(a.term) && j < len(b.term); {
-		switch {
-		case a.term[i] < b.term[j]:
-			i++
-		case a.term[i] > b.term[j]:
-			j++
-		default:
-			sum += a.w[i] * b.w[j]
-			i++
-			j++
-		}
-	}
-	return sum
+	return out
 }
 
 func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }

@@ -225,3 +225,124 @@ func BenchmarkSimilarity10k(b *testing.B) {
 		NewSimilarity(docs).All(5)
 	}
 }
+
+// dot is the dot product of two sparse vectors sorted by term.
+func dot(a, b vec) float64 {
+	sum := 0.0
+	for i, j := 0, 0; i < len(a.term) && j < len(b.term); {
+		switch {
+		case a.term[i] < b.term[j]:
+			i++
+		case a.term[i] > b.term[j]:
+			j++
+		default:
+			sum += a.w[i] * b.w[j]
+			i++
+			j++
+		}
+	}
+	return sum
+}
+
+// TestSimilarFlagged: an episode with flags (a fixture, nearly empty) is
+// never offered, to an episode or to a text, but has its own similar
+// episodes, also once the model is read back.
+func TestSimilarFlagged(t *testing.T) {
+	fixture := episode("fixture", "Retry the payout client with exponential backoff.")
+	fixture.Flags = []string{"fixture"}
+	empty := episode("empty", "Retry payout")
+	empty.Flags = []string{"empty"}
+	docs := []Doc{
+		fixture, empty,
+		episode("retry-1", "Add exponential backoff to the payout client. Retry with backoff."),
+		episode("retry-2", "The payout client retries with exponential backoff after timeouts."),
+		episode("ledger", "Fix the flaky ledger test."),
+	}
+	sim := NewSimilarity(docs)
+	var buf bytes.Buffer
+	if _, err := sim.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadSimilarity(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]*Similarity{"built": sim, "read back": back} {
+		all := s.All(5)
+		for id, ms := range all {
+			for _, m := range ms {
+				if m.ID == "fixture" || m.ID == "empty" {
+					t.Errorf("%s: %s offers the flagged %s", name, id, m.ID)
+				}
+			}
+		}
+		for _, id := range []string{"fixture", "empty"} {
+			if got := matchIDs(all[id]); len(got) == 0 || got[0] != "retry-1" && got[0] != "retry-2" {
+				t.Errorf("%s: similar to the flagged %s: %q, want a retry episode first", name, id, got)
+			}
+		}
+		if got := matchIDs(s.Text("payout backoff retry", 5)); slices.Contains(got, "fixture") || slices.Contains(got, "empty") || len(got) != 2 {
+			t.Errorf("%s: Text offers %q", name, got)
+		}
+	}
+}
+
+// TestSimilarTaskWeighs: a shared task counts above the same words shared
+// in the rest of the record.
+func TestSimilarTaskWeighs(t *testing.T) {
+	task := func(id, task, rest string) Doc {
+		d := episode(id, rest)
+		d.Task = task
+		return d
+	}
+	docs := []Doc{
+		task("q", "Rotate the signing keys", "Ran the migration script; the ledger tests passed."),
+		task("same-task", "Rotate the signing keys", "Paged the on-call; the dashboard stayed green."),
+		task("same-rest", "Bump the linter", "Ran the migration script; the ledger tests passed."),
+		task("other", "Write the release notes", "Nothing else."),
+	}
+	if got := matchIDs(NewSimilarity(docs).All(5)["q"]); len(got) < 2 || got[0] != "same-task" || got[1] != "same-rest" {
+		t.Errorf("similar to q: %q, want same-task, then same-rest", got)
+	}
+}
+
+// TestSimilarBadInput: episodes with no text, one word, only a commit
+// SHA, only UUIDs and timestamps, or Chinese: no crash; one without terms
+// is similar to nothing and never offered.
+func TestSimilarBadInput(t *testing.T) {
+	task := func(id, task, rest string) Doc {
+		d := episode(id, rest)
+		d.Task = task
+		return d
+	}
+	docs := []Doc{
+		task("nothing", "", ""),
+		task("blank", " \n\t ", "\x00"),
+		task("one-word", "Deploy", ""),
+		task("deploy", "Deploy the auth service", "Deployed it."),
+		task("sha", "e07f40f69", "Commit: 45576b6f9c0ffee1234567890abcdef12345678"),
+		task("ids", "3f2504e0-4f89-11d3-9a0c-0305e82c3301", "2026-07-16T00:00:00+00:00 2026-02-10T17:55:44.2369384-08:00 17:55:44 2026-07-16"),
+		task("zh-1", "支付失败后自动重试", ""),
+		task("zh-2", "支付失败，重试三次", ""),
+		task("sha-2", "e07f40f69", ""), // the same SHA: still nothing alike
+	}
+	all := NewSimilarity(docs).All(5)
+	for _, id := range []string{"nothing", "blank", "sha", "ids", "sha-2"} {
+		if len(all[id]) != 0 {
+			t.Errorf("%s has no terms but is similar to %v", id, all[id])
+		}
+	}
+	for id, ms := range all {
+		for _, m := range ms {
+			if slices.Contains([]string{"nothing", "blank", "sha", "ids", "sha-2"}, m.ID) {
+				t.Errorf("%s is offered %s, which has no terms", id, m.ID)
+			}
+		}
+	}
+	if got := matchIDs(all["one-word"]); !slices.Equal(got, []string{"deploy"}) {
+		t.Errorf("similar to one-word: %q", got)
+	}
+	if got := matchIDs(all["zh-1"]); !slices.Equal(got, []string{"zh-2"}) {
+		t.Errorf("similar to zh-1: %q", got)
+	}
+}
