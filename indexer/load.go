@@ -114,9 +114,14 @@ func clusterLessons(notes []note.Note, meta []export.Meta) []export.LessonCluste
 			}
 		}
 	}
+	cs := lessons.Clusters(ls, lessons.Options{})
 	var out []export.LessonCluster
-	for _, c := range lessons.Clusters(ls, lessons.Options{}) {
-		out = append(out, export.LessonCluster{Text: c.Text, Count: c.Count, Episodes: c.Episodes, Latest: c.Latest, Wordings: c.Members})
+	for _, c := range cs {
+		lc := export.LessonCluster{Text: c.Text, Count: c.Count, Episodes: c.Episodes, Latest: c.Latest, Wordings: c.Members}
+		for _, r := range c.Related {
+			lc.Related = append(lc.Related, export.RelatedLesson{Text: cs[r.Cluster].Text, Score: r.Score, Opposite: r.Opposite})
+		}
+		out = append(out, lc)
 	}
 	return out
 }

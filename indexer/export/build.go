@@ -39,13 +39,15 @@ type Input struct {
 	RetentionDays int
 }
 
-// LessonCluster is a cluster of lessons that say the same thing.
+// LessonCluster is a cluster of lessons that say the same thing (the
+// duplicates tier), with the clusters related to it (the related tier).
 type LessonCluster struct {
 	Text     string
 	Count    int
 	Episodes []string
 	Latest   time.Time
 	Wordings []string
+	Related  []RelatedLesson
 }
 
 // Meta is what the indexer knows of a note besides its content.
@@ -138,7 +140,11 @@ func (x *exporter) lessons() []Lesson {
 	out := []Lesson{}
 	for _, c := range x.in.Lessons {
 		d := x.decay(float64(c.Count)/float64(c.Count+1), c.Latest, Feedback{})
-		out = append(out, Lesson{Text: c.Text, Count: c.Count, Episodes: c.Episodes, Score: d.Score, Latest: formatTime(c.Latest), Wordings: c.Wordings})
+		related := c.Related
+		if related == nil {
+			related = []RelatedLesson{}
+		}
+		out = append(out, Lesson{Text: c.Text, Count: c.Count, Episodes: c.Episodes, Score: d.Score, Latest: formatTime(c.Latest), Wordings: c.Wordings, Related: related})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out

@@ -428,6 +428,18 @@ type Lesson struct {
 	Latest   string   `json:"latest"`
 	// Wordings are the distinct texts of the cluster's members.
 	Wordings []string `json:"wordings"`
+	// Related are other clusters about the same advice, not the same
+	// lesson (the related tier, docs/lessons.md), best first; never
+	// merged.
+	Related []RelatedLesson `json:"related"`
+}
+
+// RelatedLesson names a related cluster by its wording. Opposite: one of
+// the two rules is negated and the other not, so they may contradict.
+type RelatedLesson struct {
+	Text     string  `json:"text"`
+	Score    float64 `json:"score"`
+	Opposite bool    `json:"opposite,omitempty"`
 }
 
 // DueItem is a note with a due date: a forward trigger.

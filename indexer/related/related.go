@@ -134,7 +134,7 @@ var (
 	numbered = regexp.MustCompile(`(?i)(?:\b(?:prs?|pulls?(?:[ \t]+requests?)?|issues?)[ \t#:/-]*|(?:^|[^\w&/#])#)(\d{2,7})(?:[ \t]*(?:-|–|\.\.|to)[ \t]*(\d{2,7}))?((?:[ \t]*(?:,|and|&)[ \t]*#?\d{2,7}\b)*)`)
 	// A date after "issue" is a date ("…-audit-issue-2026-06-09").
 	dateAfter = regexp.MustCompile(`^-\d{2}-\d{2}`)
-	listed   = regexp.MustCompile(`\d{2,7}`)
+	listed    = regexp.MustCompile(`\d{2,7}`)
 	// A branch: "branch feat/x", "on branch `fix-y`", or a conventional
 	// prefix ("feat/1798-autonomous") that is not a file.
 	branchNamed  = regexp.MustCompile("(?i)\\bbranch(?:es)?\\s+[`'\"]?([A-Za-z0-9][A-Za-z0-9._/-]*[A-Za-z0-9])")
@@ -211,7 +211,9 @@ func submatches(s string, ix []int) []string {
 	return out
 }
 
-func isFile(ref string) bool { return !strings.HasPrefix(ref, "#") && !strings.HasPrefix(ref, "branch ") }
+func isFile(ref string) bool {
+	return !strings.HasPrefix(ref, "#") && !strings.HasPrefix(ref, "branch ")
+}
 
 // hasExtension: the last path element ends in a dot and one to eight
 // letters or digits, as a file's name does.
