@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -40,7 +41,7 @@ func analyse(ls []Lesson) *corpus {
 	c := &corpus{group: make([]int, len(ls))}
 	words, of := distinctWordings(ls)
 	rs := readAll(words)
-	in := interner{terms: map[string]int32{}, bigrams: map[uint64]int32{}}
+	in := interner{terms: make(map[string]int32, len(words)), bigrams: make(map[uint64]int32, 4*len(words))}
 	byKey := map[string]int{}
 	groupOf := make([]int, len(words))
 	for k, r := range rs {
@@ -106,6 +107,9 @@ func readAll(words []string) []reading {
 // the contraction and stop-word filters, which know only "'", see
 // typographic apostrophes.
 func prepare(s string) string {
+	if ascii(s) {
+		return s // already NFC, and no typographic apostrophe
+	}
 	s = norm.NFC.String(s)
 	if !strings.ContainsAny(s, "\u2019\uFF07") {
 		return s
@@ -116,6 +120,15 @@ func prepare(s string) string {
 		}
 		return r
 	}, s)
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // normal is the identity of a text without terms.

@@ -1,25 +1,22 @@
 package lessons
 
 import (
-	"cmp"
 	"runtime"
-	"slices"
 	"sync"
 )
 
 // joiner finds the pairs of vectors related in a tier among a list of
-// vectors, through an index by keys (tier.keys) that it empties after
-// each join, so that one joiner serves many small joins.
+// vectors, through an index (index.go) that it empties after each join, so
+// that one joiner serves many small joins.
 type joiner struct {
 	vs       []vector
 	t        tier
-	features int
-	postings [][]int32 // positions in the list, ascending, by key
-	probes   []*probe  // one a worker, made when first needed
+	ix       *index
+	counters []*counter // one a worker, made when first needed
 }
 
-func newJoiner(vs []vector, features int, t tier) *joiner {
-	return &joiner{vs: vs, t: t, features: features, postings: make([][]int32, features)}
+func newJoiner(vs []vector, terms int, t tier) *joiner {
+	return &joiner{vs: vs, t: t, ix: newIndex(t, terms)}
 }
 
 // found is a pair found by a probe: the earlier position and the
@@ -31,81 +28,58 @@ type found struct {
 
 // join calls pair for every pair of ids related in the tier, as positions
 // in ids (the earlier first) and their similarity, in order of the later
-// position, then of the earlier. Every vector is indexed by its keys, then
-// each probes the index for the earlier ones, on every processor for a
-// long list.
+// position, then of the earlier. Every vector is indexed, then each probes
+// the index for the earlier ones, on every processor for a long list.
 func (j *joiner) join(ids []int, pair func(a, b int, s float64)) {
 	if len(ids) <= smallJoin {
 		j.pairwise(ids, pair)
 		return
 	}
+	held := make([]*vector, len(ids))
 	for k, g := range ids {
-		for _, f := range j.t.keys(j.vs[g]) {
-			j.postings[f] = append(j.postings[f], int32(k))
-		}
+		held[k] = &j.vs[g]
+		j.ix.add(held[k])
 	}
+	defer j.ix.clear(held)
 	out := make([][]found, len(ids))
 	workers := min(runtime.GOMAXPROCS(0), len(ids)/512+1)
-	for len(j.probes) < workers {
-		j.probes = append(j.probes, newProbe(j.t, j.features))
+	for len(j.counters) < workers {
+		j.counters = append(j.counters, newCounter(j.ix))
 	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			seen := make([]int32, len(ids)) // by position: last prober, plus one
-			for k := w; k < len(ids); k += workers {
-				out[k] = j.probe(j.probes[w], ids, k, seen)
+	probe := func(w int) {
+		c := j.counters[w]
+		for k := w; k < len(ids); k += workers {
+			for _, x := range c.candidates(held[k], int32(k)) {
+				if s, ok := j.t.holds(*held[k], *held[x]); ok {
+					out[k] = append(out[k], found{x, s})
+				}
 			}
-		})
+		}
 	}
-	wg.Wait()
+	if workers == 1 {
+		probe(0)
+	} else {
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() { probe(w) })
+		}
+		wg.Wait()
+	}
 	for k, fs := range out {
 		for _, f := range fs {
 			pair(int(f.x), k, f.s)
 		}
 	}
-	for _, g := range ids {
-		for _, f := range j.t.keys(j.vs[g]) {
-			j.postings[f] = j.postings[f][:0]
-		}
-	}
 }
 
-// probe finds the earlier positions related to position k.
-func (j *joiner) probe(p *probe, ids []int, k int, seen []int32) []found {
-	var out []found
-	p.load(j.vs[ids[k]])
-	for _, f := range j.t.keys(p.v) {
-		for _, x := range j.postings[f] {
-			if int(x) >= k {
-				break // the later ones find k
-			}
-			if seen[x] == int32(k)+1 {
-				continue
-			}
-			seen[x] = int32(k) + 1
-			if s, ok := p.holds(&j.vs[ids[x]]); ok {
-				out = append(out, found{x, s})
-			}
-		}
-	}
-	slices.SortFunc(out, func(a, b found) int { return cmp.Compare(a.x, b.x) })
-	return out
-}
-
-// smallJoin is the longest list joined pair by pair, without an index: a
+// smallJoin is the longest list joined pair by pair, without the index: a
 // day's lessons are usually a handful.
-const smallJoin = 16
+const smallJoin = 8
 
 func (j *joiner) pairwise(ids []int, pair func(a, b int, s float64)) {
-	if len(j.probes) == 0 {
-		j.probes = append(j.probes, newProbe(j.t, j.features))
-	}
-	p := j.probes[0]
 	for k := 1; k < len(ids); k++ {
-		p.load(j.vs[ids[k]])
 		for x := range k {
-			if s, ok := p.holds(&j.vs[ids[x]]); ok {
+			if s, ok := j.t.holds(j.vs[ids[k]], j.vs[ids[x]]); ok {
 				pair(x, k, s)
 			}
 		}

@@ -6,37 +6,23 @@ package lessons
 // leader of the same polarity (both rules negated or neither). It returns
 // each group's cluster, numbered in order of creation, and each cluster's
 // leader. Only the leaders are indexed, by their keys (tier.keys).
-func lead(vs []vector, negated []bool, order []int, features int, t tier) (cluster, leader []int) {
+func lead(vs []vector, negated []bool, order []int, terms int, t tier) (cluster, leader []int) {
 	cluster = make([]int, len(vs))
-	var seen []int                      // by cluster: last step that compared with it, plus one
-	postings := make([][]int, features) // clusters by key, ascending
-	p := newProbe(t, features)
-	for step, g := range order {
-		v := vs[g]
-		p.load(v)
-		best := len(leader) // none found yet
-		for _, r := range t.keys(v) {
-			for _, k := range postings[r] {
-				if k >= best {
-					break // only an earlier cluster can do better
-				}
-				if seen[k] == step+1 {
-					continue
-				}
-				seen[k] = step + 1
-				if _, ok := p.holds(&vs[leader[k]]); ok && negated[g] == negated[leader[k]] {
-					best = k
-				}
+	ix := newIndex(t, terms)
+	c := newCounter(ix)
+	for _, g := range order {
+		v := &vs[g]
+		best := len(leader)
+		for _, k := range c.candidates(v, int32(len(leader))) {
+			if _, ok := t.holds(*v, vs[leader[k]]); ok && negated[g] == negated[leader[k]] {
+				best = int(k)
+				break // the first cluster wins
 			}
 		}
 		cluster[g] = best
-		if best < len(leader) {
-			continue
-		}
-		leader = append(leader, g)
-		seen = append(seen, 0)
-		for _, r := range t.keys(v) {
-			postings[r] = append(postings[r], best)
+		if best == len(leader) {
+			leader = append(leader, g)
+			ix.add(v)
 		}
 	}
 	return cluster, leader

@@ -153,11 +153,11 @@ func Clusters(ls []Lesson, o Options) []Cluster {
 	vs := weigh(c, len(ls))
 	win := winners(ls, c.group, len(c.groups))
 	dup := tier{o.Duplicate, DuplicateMinShared}
-	order := byRecency(ls, win, c.negated, newJoiner(vs, len(c.feats), dup))
-	cluster, leader := lead(vs, c.negated, order, len(c.feats), dup)
+	order := byRecency(ls, win, c.negated, newJoiner(vs, len(c.terms), dup))
+	cluster, leader := lead(vs, c.negated, order, len(c.terms), dup)
 	out, index := collect(ls, c.group, cluster, leader, win)
 	if o.MaxRelated > 0 {
-		links := relate(newJoiner(vs, len(c.feats), tier{o.Related, RelatedMinShared}), leader)
+		links := relate(newJoiner(vs, len(c.terms), tier{o.Related, RelatedMinShared}), leader)
 		attach(out, index, links, c.negated, leader, o.MaxRelated)
 	}
 	return out

@@ -577,14 +577,14 @@ func TestCandidatesMatchBruteForce(t *testing.T) {
 		for _, th := range []float64{-1, 0, 0.1, 0.3, 0.5, 0.7, 0.95, 0.999999} {
 			for _, k := range []int{1, 2, 4} {
 				tr := tier{th, k}
-				order := byRecency(ls, win, c.negated, newJoiner(vs, len(c.feats), tr))
-				got, gotLeaders := lead(vs, c.negated, order, len(c.feats), tr)
+				order := byRecency(ls, win, c.negated, newJoiner(vs, len(c.terms), tr))
+				got, gotLeaders := lead(vs, c.negated, order, len(c.terms), tr)
 				want, wantLeaders := bruteLead(vs, c.negated, order, tr)
 				if !slices.Equal(got, want) || !slices.Equal(gotLeaders, wantLeaders) {
 					t.Fatalf("round %d, %+v: clusters %v, leaders %v; want %v, %v", round, tr, got, gotLeaders, want, wantLeaders)
 				}
 				ids := slices.Clone(order)
-				if got, want := joined(vs, len(c.feats), tr, ids), bruteJoin(vs, tr, ids); !slices.Equal(got, want) {
+				if got, want := joined(vs, len(c.terms), tr, ids), bruteJoin(vs, tr, ids); !slices.Equal(got, want) {
 					t.Fatalf("round %d, %+v: join found %d pairs, want %d", round, tr, len(got), len(want))
 				}
 			}

@@ -119,20 +119,29 @@ func parts(s string) (title, body string) {
 // '.', '!' or '?' followed by white space (but not after "e.g." and the
 // like), after a full-width 。！？, or at a line break.
 func sentenceEnd(s string) int {
-	for i, r := range s {
-		next := i + utf8.RuneLen(r)
-		switch r {
-		case '\n':
-			return next
-		case '。', '！', '？':
-			return next
-		case '.', '!', '?':
-			if rest, _ := utf8.DecodeRuneInString(s[next:]); next < len(s) && unicode.IsSpace(rest) && !abbreviation(s[:i]) {
-				return next
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\n':
+			return i + 1
+		case c == '.' || c == '!' || c == '?':
+			if i+1 < len(s) && isSpace(s[i+1:]) && !abbreviation(s[:i]) {
+				return i + 1
 			}
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == '。' || r == '！' || r == '？' {
+				return i + size
+			}
+			i += size - 1
 		}
 	}
 	return len(s)
+}
+
+// isSpace reports whether s starts with white space.
+func isSpace(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsSpace(r)
 }
 
 // abbreviation reports whether the word before a period has a period of

@@ -14,7 +14,7 @@ type vector struct {
 	id    []int32 // features, ascending
 	w     []int64
 	term  []bool  // by position: the feature is a term, not a bigram
-	terms []int32 // term ids, rarest first (tier.keys)
+	terms []int32 // its terms' ids (corpus.terms), rarest first (tier.keys)
 	sum   int64   // the total weight
 }
 
@@ -60,6 +60,9 @@ func tfidf(c *corpus, fc featuresOf, idf []int64, rarer func(a, b int32) int) ve
 		}
 	}
 	slices.SortFunc(v.terms, rarer)
+	for i, f := range v.terms {
+		v.terms[i] = c.feats[f].a
+	}
 	return v
 }
 
@@ -123,44 +126,4 @@ func (t tier) holds(a, b vector) (float64, bool) {
 // long as every vector uses the same; rarest first makes the lists short.
 func (t tier) keys(v vector) []int32 {
 	return v.terms[:max(len(v.terms)-t.need()+1, 0)]
-}
-
-// probe is one vector with its terms marked, so that a candidate can be
-// told in one pass over its terms that it shares too few of them, before
-// the similarity is computed: most candidates the keys find share a
-// single rare term.
-type probe struct {
-	t     tier
-	v     vector
-	mark  []int32 // by feature: stamp of the last vector that has the term
-	stamp int32
-}
-
-func newProbe(t tier, features int) *probe {
-	return &probe{t: t, mark: make([]int32, features)}
-}
-
-func (p *probe) load(v vector) {
-	p.v = v
-	p.stamp++
-	for _, f := range v.terms {
-		p.mark[f] = p.stamp
-	}
-}
-
-// holds is p.t.holds(p.v, *x).
-func (p *probe) holds(x *vector) (float64, bool) {
-	need, n := p.t.need(), 0
-	for i, f := range x.terms {
-		if p.mark[f] == p.stamp {
-			n++
-		}
-		if n >= need || n+len(x.terms)-i-1 < need {
-			break
-		}
-	}
-	if n < need {
-		return 0, false
-	}
-	return p.t.holds(p.v, *x)
 }
