@@ -33,8 +33,9 @@ import (
 // directory.
 const CacheEnv = "ENGRAM_CACHE_DIR"
 
-// cacheFormat changes whenever the files of the cache change shape.
-const cacheFormat = 7
+// cacheFormat changes whenever the files of the cache change shape or
+// meaning (8: the similarity model weighs the whole record, issue 12).
+const cacheFormat = 8
 
 // Part is a part of a snapshot; a query reads only the parts it needs.
 type Part int
