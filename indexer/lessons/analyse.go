@@ -16,12 +16,14 @@ import (
 // and the same polarity gathered in one group: they have the same vector,
 // so they are compared once.
 type corpus struct {
-	group   []int        // group of each lesson
-	groups  []featuresOf // per group
-	negated []bool       // per group: its rule is negated (rule.go)
-	size    []int        // lessons per group
-	feats   []feature    // feature id -> feature
-	terms   []string     // term id -> term
+	group     []int        // group of each lesson
+	words     []string     // distinct wordings, in order of first appearance
+	wordGroup []int        // group of each wording
+	groups    []featuresOf // per group
+	negated   []bool       // per group: its rule is negated (rule.go)
+	size      []int        // lessons per group
+	feats     []feature    // feature id -> feature
+	terms     []string     // term id -> term
 }
 
 // feature is a term (b < 0) or the bigram of two terms that follow each
@@ -40,10 +42,12 @@ type featureCount struct {
 func analyse(ls []Lesson) *corpus {
 	c := &corpus{group: make([]int, len(ls))}
 	words, of := distinctWordings(ls)
+	c.words = words
 	rs := readAll(words)
 	in := interner{terms: make(map[string]int32, len(words)), bigrams: make(map[uint64]int32, 4*len(words))}
 	byKey := map[string]int{}
 	groupOf := make([]int, len(words))
+	c.wordGroup = groupOf
 	for k, r := range rs {
 		fc := c.count(r, &in)
 		key := fc.key(r.negated)

@@ -155,10 +155,9 @@ func Clusters(ls []Lesson, o Options) []Cluster {
 	dup := tier{o.Duplicate, DuplicateMinShared}
 	order := byRecency(ls, win, c.negated, newJoiner(vs, len(c.terms), dup))
 	cluster, leader := lead(vs, c.negated, order, len(c.terms), dup)
-	out, index := collect(ls, c.group, cluster, leader, win)
+	out, index := collect(ls, c, cluster, leader, win)
 	if o.MaxRelated > 0 {
-		links := relate(newJoiner(vs, len(c.terms), tier{o.Related, RelatedMinShared}), leader)
-		attach(out, index, links, c.negated, leader, o.MaxRelated)
+		relate(out, index, newJoiner(vs, len(c.terms), tier{o.Related, RelatedMinShared}), leader, c.negated, o.MaxRelated)
 	}
 	return out
 }
@@ -182,24 +181,29 @@ func winners(ls []Lesson, group []int, groups int) []int {
 // the place of each cluster, by number of creation. A cluster's wording is
 // its leader's most recent one: the leader came first in order, so it is
 // the most recent of all its members.
-func collect(ls []Lesson, group, cluster, leader, win []int) (out []Cluster, index []int) {
+func collect(ls []Lesson, c *corpus, cluster, leader, win []int) (out []Cluster, index []int) {
 	made := make([]Cluster, len(leader))
 	for k, g := range leader {
 		w := ls[win[g]]
 		made[k].Text, made[k].Latest = wording(w.Text), w.Date
 	}
 	for i, l := range ls {
-		cl := &made[cluster[group[i]]]
+		cl := &made[cluster[c.group[i]]]
 		cl.Count++
-		if l.Episode != "" {
+		// An episode's lessons come one after the other: skip the
+		// repeats before sorting.
+		if n := len(cl.Episodes); l.Episode != "" && (n == 0 || cl.Episodes[n-1] != l.Episode) {
 			cl.Episodes = append(cl.Episodes, l.Episode)
 		}
-		cl.Members = append(cl.Members, wording(l.Text))
+	}
+	for k, w := range c.words {
+		cl := &made[cluster[c.wordGroup[k]]]
+		cl.Members = append(cl.Members, w)
 	}
 	order := make([]int, len(made))
 	for k := range made {
 		made[k].Episodes = distinct(made[k].Episodes)
-		made[k].Members = distinct(made[k].Members)
+		slices.Sort(made[k].Members) // distinct already
 		order[k] = k
 	}
 	slices.SortFunc(order, func(a, b int) int { return compareClusters(made[a], made[b]) })

@@ -608,6 +608,12 @@ func bruteLead(vs []vector, negated []bool, order []int, t tier) (cluster, leade
 	return cluster, leader
 }
 
+// link is a pair a join found: positions and similarity.
+type link struct {
+	a, b  int
+	score float64
+}
+
 // joined returns the pairs a joiner finds among ids (taken as groups).
 func joined(vs []vector, features int, t tier, ids []int) []link {
 	var out []link
