@@ -42,7 +42,7 @@ func (j *joiner) join(ids []int, pair func(a, b int, s float64)) {
 	}
 	defer j.ix.clear(held)
 	out := make([][]found, len(ids))
-	workers := min(runtime.GOMAXPROCS(0), len(ids)/512+1)
+	workers := min(runtime.GOMAXPROCS(0), len(ids)/128+1)
 	for len(j.counters) < workers {
 		j.counters = append(j.counters, newCounter(j.ix))
 	}

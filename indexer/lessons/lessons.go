@@ -98,13 +98,14 @@ type Options struct {
 
 // The defaults, chosen on hand-labelled pairs of real lessons
 // (docs/lessons.md), and the shared terms each tier needs whatever the
-// threshold: fewer than four common words make a topic, not a lesson.
+// threshold: fewer than four common words make a topic, not a lesson, and
+// fewer than three are often one word in two senses.
 const (
 	DefaultDuplicate   = 0.15
 	DefaultRelated     = 0.1
 	DefaultMaxRelated  = 5
 	DuplicateMinShared = 4
-	RelatedMinShared   = 2
+	RelatedMinShared   = 3
 )
 
 func (o Options) withDefaults() Options {

@@ -43,7 +43,7 @@ func TestRelated(t *testing.T) {
 		"Upgrade the linter in the CI image monthly",
 		"Never pin the linter version in the CI image",
 		"Document the cache eviction policy",
-		"Pin the compiler version in the release notes",
+		"Pin the compiler version in the release image",
 	)
 	cs := Clusters(ls, Options{})
 	checkRelated(t, cs, DefaultMaxRelated)
@@ -90,7 +90,7 @@ func TestRelated(t *testing.T) {
 func TestRelatedIsMutual(t *testing.T) {
 	var texts []string
 	for _, tool := range []string{"linter", "formatter", "compiler", "bundler", "tester", "packager", "profiler", "debugger"} {
-		texts = append(texts, fmt.Sprintf("Pin the %s version", tool))
+		texts = append(texts, fmt.Sprintf("Pin the %s version in CI", tool))
 	}
 	for _, tt := range []struct{ max, listing, each int }{{3, 4, 3}, {7, 8, 7}} {
 		t.Run(fmt.Sprint(tt.max), func(t *testing.T) {
