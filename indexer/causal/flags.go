@@ -126,12 +126,12 @@ func hasContent(n *note.Note) bool {
 		return true
 	}
 	for _, ev := range e.Events {
-		if len(Words(ev.Text)) > 0 {
+		if hasWords(ev.Text) {
 			return true
 		}
 	}
 	for _, s := range n.Sections {
-		if len(Words(s.Markdown)) > 0 {
+		if hasWords(s.Markdown) {
 			return true
 		}
 	}
@@ -150,13 +150,35 @@ var meaningless = regexp.MustCompile(`(?i)^(\d{4}-\d{2}-\d{2}(t[\d:.]+(z|[+-]\d{
 func Words(s string) []string {
 	var out []string
 	for _, f := range strings.Fields(s) {
-		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		if w == "" || isHexID(w) || meaningless.MatchString(w) && !isSmallNumber(w) {
-			continue
+		if w := word(f); w != "" {
+			out = append(out, w)
 		}
-		out = append(out, w)
 	}
 	return out
+}
+
+// hasWords reports whether s has a word, as Words counts them.
+func hasWords(s string) bool {
+	for _, f := range strings.Fields(s) {
+		if word(f) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// word is f without the punctuation around it, or "" when it is not a
+// word: nothing but punctuation, or an identifier that carries no
+// meaning. Every such identifier has a digit.
+func word(f string) string {
+	w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	if w == "" || !strings.ContainsAny(w, "0123456789") {
+		return w
+	}
+	if isHexID(w) || meaningless.MatchString(w) && !isSmallNumber(w) {
+		return ""
+	}
+	return w
 }
 
 // isHexID: seven or more hex digits with a digit and a letter among them

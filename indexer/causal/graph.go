@@ -530,8 +530,11 @@ func (b *builder) cycles() [][]string {
 	}
 	for _, e := range b.r.Edges {
 		// Self-loops were reported and dropped; parallel edges of other
-		// types are one edge here.
-		_ = g.AddEdge(vertex[e.Source], vertex[e.Target])
+		// types are one edge here. An episode's contains edges are
+		// structure: a cycle is a loop of claims.
+		if e.Type != Contains {
+			_ = g.AddEdge(vertex[e.Source], vertex[e.Target])
+		}
 	}
 	sccs, err := dgraph.StronglyConnectedComponents(g)
 	if err != nil {

@@ -155,6 +155,53 @@ const maxRange = 20
 // "#N" for a pull request or issue, "branch NAME", and file paths.
 func References(s string) []string {
 	var out []string
+	for line := range strings.Lines(s) {
+		out = lineReferences(line, out)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// lineReferences appends the references of one line. Each pattern runs
+// only on a line that has what it needs (a digit, a slash, the word
+// branch): Go's regular expressions backtrack through every position of
+// every line otherwise, and most lines have no reference at all.
+func lineReferences(s string, out []string) []string {
+	lower := strings.ToLower(s)
+	if strings.ContainsAny(s, "0123456789") && (strings.Contains(s, "#") || strings.Contains(lower, "pr") ||
+		strings.Contains(lower, "pull") || strings.Contains(lower, "issue")) {
+		out = numbers(s, out)
+	}
+	if !strings.Contains(s, "/") && !strings.Contains(lower, "branch") {
+		return out
+	}
+	files := map[string]bool{}
+	for _, m := range filePath.FindAllStringSubmatchIndex(s, -1) {
+		if url := strings.LastIndex(s[:m[2]], "://"); url >= 0 && !strings.ContainsAny(s[url:m[2]], " \t\n") {
+			continue // part of a URL
+		}
+		f := strings.TrimPrefix(s[m[2]:m[3]], "./")
+		files[f] = true
+		out = append(out, f)
+	}
+	if strings.Contains(lower, "branch") {
+		for _, m := range branchNamed.FindAllStringSubmatch(s, -1) {
+			// A name with no separator or digit is a word ("branch off main").
+			if b := strings.TrimRight(m[1], "."); !defaultBranches[strings.ToLower(b)] && !files[b] && strings.ContainsAny(b, "/-_0123456789") {
+				out = append(out, "branch "+b)
+			}
+		}
+	}
+	for _, m := range branchPrefix.FindAllStringSubmatch(s, -1) {
+		if !files[m[1]] && !hasExtension(m[1]) {
+			out = append(out, "branch "+m[1])
+		}
+	}
+	return out
+}
+
+// numbers appends the pull requests and issues a line names.
+func numbers(s string, out []string) []string {
 	for _, ix := range numbered.FindAllStringSubmatchIndex(s, -1) {
 		m := submatches(s, ix)
 		if dateAfter.MatchString(s[ix[3]:]) {
@@ -175,28 +222,7 @@ func References(s string) []string {
 			out = append(out, "#"+strings.TrimLeft(n, "0"))
 		}
 	}
-	files := map[string]bool{}
-	for _, m := range filePath.FindAllStringSubmatchIndex(s, -1) {
-		if url := strings.LastIndex(s[:m[2]], "://"); url >= 0 && !strings.ContainsAny(s[url:m[2]], " \t\n") {
-			continue // part of a URL
-		}
-		f := strings.TrimPrefix(s[m[2]:m[3]], "./")
-		files[f] = true
-		out = append(out, f)
-	}
-	for _, m := range branchNamed.FindAllStringSubmatch(s, -1) {
-		// A name with no separator or digit is a word ("branch off main").
-		if b := strings.TrimRight(m[1], "."); !defaultBranches[strings.ToLower(b)] && !files[b] && strings.ContainsAny(b, "/-_0123456789") {
-			out = append(out, "branch "+b)
-		}
-	}
-	for _, m := range branchPrefix.FindAllStringSubmatch(s, -1) {
-		if !files[m[1]] && !hasExtension(m[1]) {
-			out = append(out, "branch "+m[1])
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return out
 }
 
 // submatches are the texts of a match's groups, "" for one that did not
