@@ -138,18 +138,13 @@ func hasContent(n *note.Note) bool {
 	return false
 }
 
-// meaningless matches the identifiers that carry no meaning as words:
-// dates and timestamps, times, UUIDs and numbers (a small number is let
-// back in by Words).
-var meaningless = regexp.MustCompile(`(?i)^(\d{4}-\d{2}-\d{2}(t[\d:.]+(z|[+-]\d{2}:?\d{2})?)?|\d{1,2}:\d{2}(:\d{2}([.,]\d+)?)?(z|[+-]\d{2}:?\d{2})?|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+)$`)
-
 // Words are the words of s as a reader counts them: runs of text between
 // spaces that hold a letter or a digit, less the identifiers that carry
-// no meaning (dates, timestamps, UUIDs, SHAs). "Session 373 - 2026-01-05"
-// is two words; "Task of EP-1" three.
+// no meaning (note.WithoutIdentifiers: dates, timestamps, UUIDs, SHAs).
+// "Session 373 - 2026-01-05" is two words; "Task of EP-1" three.
 func Words(s string) []string {
 	var out []string
-	for _, f := range strings.Fields(s) {
+	for _, f := range strings.Fields(note.WithoutIdentifiers(s)) {
 		if w := word(f); w != "" {
 			out = append(out, w)
 		}
@@ -159,7 +154,7 @@ func Words(s string) []string {
 
 // hasWords reports whether s has a word, as Words counts them.
 func hasWords(s string) bool {
-	for _, f := range strings.Fields(s) {
+	for _, f := range strings.Fields(note.WithoutIdentifiers(s)) {
 		if word(f) != "" {
 			return true
 		}
@@ -167,52 +162,9 @@ func hasWords(s string) bool {
 	return false
 }
 
-// word is f without the punctuation around it, or "" when it is not a
-// word: nothing but punctuation, or an identifier that carries no
-// meaning. Every such identifier has a digit.
+// word is f without the punctuation around it: "" when nothing else.
 func word(f string) string {
-	w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	if w == "" || !strings.ContainsAny(w, "0123456789") {
-		return w
-	}
-	if isHexID(w) || meaningless.MatchString(w) && !isSmallNumber(w) {
-		return ""
-	}
-	return w
-}
-
-// isHexID: seven or more hex digits with a digit and a letter among them
-// (a SHA, abbreviated or not).
-func isHexID(w string) bool {
-	if len(w) < 7 {
-		return false
-	}
-	digit, letter := false, false
-	for _, r := range w {
-		switch {
-		case r >= '0' && r <= '9':
-			digit = true
-		case r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F':
-			letter = true
-		default:
-			return false
-		}
-	}
-	return digit && letter
-}
-
-// isSmallNumber: a plain number that a person wrote as a word ("Task 1",
-// "Session 373", "PR 2829"), not an id.
-func isSmallNumber(w string) bool {
-	if len(w) > 6 {
-		return false
-	}
-	for _, r := range w {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	return strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // placeholderText matches a trigger or action that is a template or a

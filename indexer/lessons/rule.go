@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/search"
 )
 
@@ -85,20 +86,10 @@ var extraStops = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
-// meaningless reports an identifier that carries no meaning for what a
-// lesson says: a number, or a commit SHA or other hex id of 7 or more
-// characters.
+// meaningless reports a term that carries no meaning for what a lesson
+// says: a number, or a commit SHA or other hex id (note.IsHexID).
 func meaningless(t string) bool {
-	digits, hex := 0, true
-	for _, r := range t {
-		switch {
-		case r >= '0' && r <= '9':
-			digits++
-		case r < 'a' || r > 'f':
-			hex = false
-		}
-	}
-	return digits > 0 && (digits == len(t) || hex && len(t) >= 7)
+	return strings.Trim(t, "0123456789") == "" && t != "" || note.IsHexID(t)
 }
 
 // parts splits a lesson into its rule and the rest: at the first ".."

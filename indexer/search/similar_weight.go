@@ -3,6 +3,8 @@ package search
 import (
 	"math"
 	"slices"
+
+	"github.com/engramhq/engram/indexer/note"
 )
 
 // The weight of a term in an episode (SPEC §3, similar episodes) is
@@ -29,7 +31,7 @@ import (
 //     compare.
 //
 // Before analysis, the identifiers that mean nothing (commit SHAs, UUIDs,
-// dates, times; see withoutIDs) are taken out. How this was chosen, and
+// dates, times; see note.WithoutIdentifiers) are taken out. How this was chosen, and
 // what it finds on real data: BENCHMARKS.md, "Similar episodes on real
 // data" (issue 12).
 const taskWeight = 3
@@ -45,7 +47,7 @@ type terms struct{ task, rest map[string]int }
 // identifiers that mean nothing, analyzed.
 func similarTerms(text string) map[string]int {
 	counts := map[string]int{}
-	for _, t := range Analyze(withoutIDs(text)) {
+	for _, t := range Analyze(note.WithoutIdentifiers(text)) {
 		counts[t]++
 	}
 	return counts

@@ -1,8 +1,8 @@
-package search
+package note
 
 import "testing"
 
-func TestWithoutIDs(t *testing.T) {
+func TestWithoutIdentifiers(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"Commit: e07f40f69", "Commit:  "},
 		{"merged 1159d8c5f2 and d5cfd551881491e03e47cb8fd588c3845c0977b6.", "merged   and  ."},
@@ -18,9 +18,21 @@ func TestWithoutIDs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			if got := withoutIDs(tt.in); got != tt.want {
-				t.Errorf("withoutIDs(%q) = %q, want %q", tt.in, got, tt.want)
+			if got := WithoutIdentifiers(tt.in); got != tt.want {
+				t.Errorf("WithoutIdentifiers(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestIsHexID(t *testing.T) {
+	for w, want := range map[string]bool{
+		"e07f40f69": true, "d5cfd551881491e03e47cb8fd588c3845c0977b6": true, "A0387BC21": true,
+		"1234567": false, "deadbeef": false, "abc123": false, "e001": false, "decade": false, "3f9a-2c4": false,
+		"0123456789012345678901234567890123456789012": true,
+	} {
+		if got := IsHexID(w); got != want {
+			t.Errorf("IsHexID(%q) = %v, want %v", w, got, want)
+		}
 	}
 }
