@@ -83,6 +83,19 @@ func TestBuildDegenerateNotes(t *testing.T) {
 	if len(ls.Items) == 0 || ls.Items[0].Count != 10_000 || len(ls.Items[0].Episodes) != 1 {
 		t.Errorf("lessons: %+v, want the 10,000 first, from one episode", ls.Items[:min(1, len(ls.Items))])
 	}
+	// Each flagged note's page says so in a banner; the others have none.
+	for page, want := range map[string]string{
+		"episodes/ep-one": "Agents are not offered this episode as a similar past situation", "patterns/pattern-blank": "Agents are not offered this pattern as advice",
+		"episodes/ep-pr-a": "", "patterns/pattern-good": "",
+	} {
+		html, err := os.ReadFile(filepath.Join(out, page, "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if banner := strings.Contains(string(html), `id="flags"`); banner != (want != "") || !strings.Contains(string(html), want) {
+			t.Errorf("%s: banner %v, want %q", page, banner, want)
+		}
+	}
 	md, err := os.ReadFile(filepath.Join(out, "api/v1/bootstrap.md"))
 	if err != nil {
 		t.Fatal(err)
