@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
 )
 
@@ -338,11 +339,11 @@ type flagNote struct {
 
 // flagTexts explain the flags of graph health (SPEC §3) to a reader.
 var flagTexts = map[string]string{
-	"fixture":      "It comes from test fixtures, not from real work.",
-	"empty":        "It records nothing beyond a task of one or two words.",
-	"tautology":    "Its action only restates its trigger.",
-	"placeholder":  "Its trigger or action is missing, a template or a placeholder.",
-	"default_rate": "Its success rate is not a measurement: every evidence line gives one outcome that none of the evidence episodes records itself, an extractor's default.",
+	causal.FlagFixture:     "It comes from test fixtures, not from real work.",
+	causal.FlagEmpty:       "It records nothing beyond a task of one or two words.",
+	causal.FlagTautology:   "Its action only restates its trigger.",
+	causal.FlagPlaceholder: "Its trigger or action is missing, a template or a placeholder.",
+	causal.FlagDefaultRate: "Its success rate is not a measurement: every evidence line gives one outcome that none of the evidence episodes records itself, an extractor's default.",
 }
 
 // declaredText is the default_rate note of a rate declared with no
@@ -355,7 +356,7 @@ func flagNotes(flags []string, declared bool) []flagNote {
 	out := []flagNote{}
 	for _, f := range flags {
 		text := flagTexts[f]
-		if f == "default_rate" && declared {
+		if f == causal.FlagDefaultRate && declared {
 			text = declaredText
 		}
 		out = append(out, flagNote{Flag: f, Text: text})

@@ -68,19 +68,35 @@ func (b *builder) health() {
 	b.countPairs(&h)
 	for i := range b.notes {
 		for _, f := range b.r.Flags[i] {
-			list := map[string]*[]string{FlagTautology: &h.Tautologies, FlagPlaceholder: &h.Placeholders, FlagDefaultRate: &h.DefaultRates,
-				FlagFixture: &h.Fixtures, FlagEmpty: &h.EmptyEpisodes}[f]
-			if f == FlagFixture && b.notes[i].Episode != nil {
-				list = &h.FixtureEpisodes
-			}
-			*list = append(*list, b.notes[i].Title)
+			l := h.list(f, b.notes[i].Episode != nil)
+			*l = append(*l, b.notes[i].Title)
 		}
 	}
-	for _, l := range []*[]string{&h.Tautologies, &h.Placeholders, &h.Fixtures, &h.DefaultRates, &h.FixtureEpisodes, &h.EmptyEpisodes} {
-		sort.Strings(*l)
+	for _, f := range flagOrder {
+		sort.Strings(*h.list(f, false))
 	}
+	sort.Strings(h.FixtureEpisodes)
 	h.Duplicates = duplicates(b.notes)
 	b.r.Health = h
+}
+
+// list is the list of health.json that names the notes with flag f.
+func (h *Health) list(f string, episode bool) *[]string {
+	switch f {
+	case FlagTautology:
+		return &h.Tautologies
+	case FlagPlaceholder:
+		return &h.Placeholders
+	case FlagDefaultRate:
+		return &h.DefaultRates
+	case FlagEmpty:
+		return &h.EmptyEpisodes
+	case FlagFixture:
+		if episode {
+			return &h.FixtureEpisodes
+		}
+	}
+	return &h.Fixtures
 }
 
 // countNodes counts the nodes a reader could see, and the isolated ones.

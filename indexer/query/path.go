@@ -34,8 +34,8 @@ func (e *NoPathError) Error() string {
 // search and most queries never normalise thousands of ids.
 func (s *Snapshot) Node(id string) (Node, error) {
 	g := &s.Graph
-	if i, ok := sort.Find(len(g.Nodes), func(i int) int { return strings.Compare(id, g.Nodes[i].ID) }); ok {
-		return g.Nodes[i], nil
+	if n, ok := g.exact(id); ok {
+		return n, nil
 	}
 	k := causal.Key(id)
 	for _, n := range g.Nodes {
@@ -49,12 +49,21 @@ func (s *Snapshot) Node(id string) (Node, error) {
 	}
 	err := &NotFoundError{What: "note or graph node", Name: id, Suggestions: suggest(id, names)}
 	if ep, part, ok := strings.Cut(id, "#"); ok && eventID.MatchString(part) {
-		if i, found := sort.Find(len(g.Nodes), func(i int) int { return strings.Compare(ep, g.Nodes[i].ID) }); found && g.Nodes[i].Type == causal.TypeEpisode {
+		if n, found := g.exact(ep); found && n.Type == causal.TypeEpisode {
 			err.Why = "an event of " + ep + " is a node only when a caused_by or leads_to link touches it; without one it is a line of the timeline, not a claim about causes"
 			err.Suggestions = nil
 		}
 	}
 	return Node{}, err
+}
+
+// exact finds the node whose id is id, by binary search.
+func (g *Graph) exact(id string) (Node, bool) {
+	i, ok := sort.Find(len(g.Nodes), func(i int) int { return strings.Compare(id, g.Nodes[i].ID) })
+	if !ok {
+		return Node{}, false
+	}
+	return g.Nodes[i], true
 }
 
 // eventID is an event's id within its episode (e001).

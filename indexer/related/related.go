@@ -47,19 +47,15 @@ type Work struct {
 func Find(notes []note.Note) [][]Work {
 	refs := make([][]string, len(notes))
 	byRef := map[string][]int{}
+	episodes := 0
 	for i := range notes {
 		if notes[i].Episode == nil {
 			continue
 		}
+		episodes++
 		refs[i] = References(text(&notes[i]))
 		for _, r := range refs[i] {
 			byRef[r] = append(byRef[r], i)
-		}
-	}
-	episodes := 0
-	for i := range notes {
-		if notes[i].Episode != nil {
-			episodes++
 		}
 	}
 	out := make([][]Work, len(notes))
