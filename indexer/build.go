@@ -72,6 +72,12 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	opt = opt.withDefaults()
 	r := &Report{Repo: opt.Repo, Out: opt.Out}
 	clock := stopwatch{r: r}
+	// The output is checked and locked before anything is read or written.
+	out, err := claimOutput(ctx, opt.Out, opt.Repo, opt.Log)
+	if err != nil {
+		return r, err
+	}
+	defer out.release()
 
 	// The fingerprint is taken before anything is read: a note edited
 	// during the build makes the cache stale, never wrongly fresh.
@@ -108,7 +114,7 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	if err != nil {
 		return r, err
 	}
-	err = publish(opt.Out, func(dir string) error {
+	err = out.publish(ctx, func(dir string) error {
 		// The JSON API and the pages only read the documents and go to
 		// different folders: make them at the same time. The API's files
 		// are also the JSON twins of the pages that show them.

@@ -10,35 +10,6 @@ import (
 	"github.com/engramhq/engram/indexer/export"
 )
 
-// publish builds the output aside, in a fresh directory next to out, and
-// swaps it in only when fill succeeded: a failed or killed build leaves the
-// previous output intact (SPEC §4).
-func publish(out string, fill func(dir string) error) error {
-	abs, err := filepath.Abs(out)
-	if err != nil {
-		return fmt.Errorf("publish %s: %w", out, err)
-	}
-	parent := filepath.Dir(abs)
-	old := filepath.Join(parent, "."+filepath.Base(abs)+".engram-old")
-	recoverOld(abs, old)
-	removeStale(parent, "."+filepath.Base(abs)+".engram-build-")
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return fmt.Errorf("publish %s: %w", out, err)
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".engram-build-")
-	if err != nil {
-		return fmt.Errorf("publish %s: %w", out, err)
-	}
-	defer os.RemoveAll(tmp)
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return fmt.Errorf("publish %s: %w", out, err)
-	}
-	if err := fill(tmp); err != nil {
-		return err
-	}
-	return swap(abs, tmp, old)
-}
-
 // swap moves tmp to out, keeping the previous output at old until the new
 // one is in place.
 func swap(out, tmp, old string) error {
@@ -67,8 +38,8 @@ func recoverOld(out, old string) {
 	}
 }
 
-// removeStale deletes what killed builds left behind. Two builds into the
-// same output at once are not supported.
+// removeStale deletes what killed builds left behind; the caller holds the
+// output's lock, so no running build owns them.
 func removeStale(parent, prefix string) {
 	stale, _ := filepath.Glob(filepath.Join(parent, prefix+"*"))
 	for _, dir := range stale {

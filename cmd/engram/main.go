@@ -6,13 +6,16 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
 func main() {
 	if len(os.Args) > 1 && queries[os.Args[1]] {
 		lazyGC()
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// Ctrl-C and SIGTERM cancel the context: a build stops with a non-zero
+	// exit and leaves the previous output as it was (SPEC §6).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
