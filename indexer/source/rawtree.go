@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -91,19 +92,22 @@ func parseTree(b []byte) ([]entry, error) {
 
 // parseMode reads an octal mode and makes it canonical as git and go-git
 // do: any directory mode is Dir, any regular file Regular or Executable,
-// and an unknown type counts as a gitlink (which the walk skips).
+// and an unknown type counts as a gitlink (which the walk skips). Like
+// git, it takes any number of digits (a zero-padded "00100644" is the
+// mode git's fsck warns about, and reads); like go-git, a mode that does
+// not fit in 32 bits is malformed.
 func parseMode(b []byte) (filemode.FileMode, bool) {
-	if len(b) > 7 {
-		return 0, false
-	}
-	var m filemode.FileMode
+	var m uint64
 	for _, c := range b {
 		if c < '0' || c > '7' {
 			return 0, false
 		}
-		m = m*8 + filemode.FileMode(c-'0')
+		m = m*8 + uint64(c-'0')
+		if m > math.MaxUint32 {
+			return 0, false
+		}
 	}
-	switch m & 0o170000 {
+	switch filemode.FileMode(m) & 0o170000 {
 	case 0o040000:
 		return filemode.Dir, true
 	case 0o100000:
