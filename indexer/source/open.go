@@ -21,13 +21,17 @@ import (
 // the prefix stripped), or a plain directory (Kind "dir", no history).
 //
 // Files come from the working tree on disk, not from HEAD, so uncommitted
-// notes are published too (with no history). History comes from one walk
-// of every commit reachable from HEAD; see [History] for what it means.
+// edits are published too; in a git repository only the files git tracks
+// (committed or staged) are listed, and FS serves only listed files.
+// History comes from one walk of every commit reachable from HEAD; see
+// [History] for what it means.
 // Problems with the input are diagnostics, sorted, by rule:
 //
 //   - source-symlink (warning): a symlink, never followed nor listed;
 //   - source-submodule (warning): a directory holding .git, or an empty
 //     directory HEAD records as a gitlink; never entered;
+//   - source-untracked (warning), source-ignored (info): files git does
+//     not track, or that .gitignore names, left out (see keepTracked);
 //   - source-special, source-unreadable (warning): a file that is not
 //     regular, a directory that cannot be read;
 //   - source-no-commits (warning, path "."): a repository without commits,
@@ -48,12 +52,18 @@ func Open(dir string) (*Repo, []note.Diagnostic, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("open repository %s: %w", dir, err)
 	}
-	repo := &Repo{FS: os.DirFS(root), Kind: "dir", Files: t.files}
-	diags := t.diags
 	r, prefix, err := openGit(root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open repository %s: %w", dir, err)
 	}
+	var untracked []note.Diagnostic
+	if r != nil {
+		if untracked, err = t.keepTracked(r, prefix); err != nil {
+			return nil, nil, fmt.Errorf("open repository %s: %w", dir, err)
+		}
+	}
+	repo := &Repo{FS: newListedFS(os.DirFS(root), t.files), Kind: "dir", Files: t.files}
+	diags := append(t.diags, untracked...)
 	if r != nil {
 		d, err := readGit(r, prefix, t, repo)
 		if err != nil {

@@ -146,18 +146,21 @@ func TestOpenHistory(t *testing.T) {
 		if repo.Kind != "git" || repo.Head != hashes[2] || !repo.RefTime.Equal(day(3)) || repo.Shallow {
 			t.Errorf("repo = %s %s %v shallow=%v", repo.Kind, repo.Head, repo.RefTime, repo.Shallow)
 		}
-		if len(diags) != 0 {
+		// A file git does not track is left out, and accounted for.
+		if got := rules(diags); !slices.Equal(got, []string{"untracked.md source-untracked"}) {
 			t.Errorf("diags = %v", diags)
 		}
 	})
 	t.Run("history", func(t *testing.T) {
 		checkHistory(t, repo, hashes, map[string]wantSpan{
-			"a.md":         {1, 2, 1, 2, true},
-			"dir/c.md":     {1, 1, 1, 1, true},
-			"dir/d.md":     {3, 3, 3, 3, true},
-			"new.md":       {3, 3, 3, 3, true},
-			"untracked.md": {},
+			"a.md":     {1, 2, 1, 2, true},
+			"dir/c.md": {1, 1, 1, 1, true},
+			"dir/d.md": {3, 3, 3, 3, true},
+			"new.md":   {3, 3, 3, 3, true},
 		})
+		if _, err := fs.ReadFile(repo.FS, "untracked.md"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("FS serves the untracked file: %v", err)
+		}
 	})
 	t.Run("fs", func(t *testing.T) {
 		b, err := fs.ReadFile(repo.FS, "a.md")
@@ -214,28 +217,34 @@ not under content/
 		if err := os.WriteFile(filepath.Join(sub, "n.md"), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		repo, _ := mustOpen(t, sub)
-		checkHistory(t, repo, hashes, map[string]wantSpan{"n.md": {}})
+		repo, diags := mustOpen(t, sub)
+		checkHistory(t, repo, hashes, map[string]wantSpan{})
+		if got := rules(diags); !slices.Equal(got, []string{"n.md source-untracked"}) {
+			t.Errorf("diags = %v", got)
+		}
 	})
 }
 
 func TestOpenPlainAndEmpty(t *testing.T) {
+	// In a repository without commits, only staged files are tracked.
+	untracked := []string{". source-no-commits", "d/ source-untracked", "x.md source-untracked"}
 	tests := []struct {
 		name  string
 		setup func(t *testing.T, dir string)
 		diags []string
+		files map[string]wantSpan
 	}{
-		{"plain directory", func(t *testing.T, dir string) {}, nil},
+		{"plain directory", func(t *testing.T, dir string) {}, nil, map[string]wantSpan{"x.md": {}, "d/y.md": {}}},
 		{"repository without commits", func(t *testing.T, dir string) {
 			if err := WriteRepo(dir, nil); err != nil {
 				t.Fatal(err)
 			}
-		}, []string{". source-no-commits"}},
+		}, untracked, map[string]wantSpan{}},
 		{"txtar without commits", func(t *testing.T, dir string) {
 			if err := WriteTxtarRepo(dir, []byte("-- @untracked --\n")); err != nil {
 				t.Fatal(err)
 			}
-		}, []string{". source-no-commits"}},
+		}, untracked, map[string]wantSpan{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -249,7 +258,7 @@ func TestOpenPlainAndEmpty(t *testing.T) {
 			if got := rules(diags); !slices.Equal(got, tt.diags) {
 				t.Errorf("diags = %v, want %v", got, tt.diags)
 			}
-			checkHistory(t, repo, nil, map[string]wantSpan{"x.md": {}, "d/y.md": {}})
+			checkHistory(t, repo, nil, tt.files)
 		})
 	}
 }
@@ -372,10 +381,13 @@ func TestOpenSubmodules(t *testing.T) {
 
 func TestOpenDeterministic(t *testing.T) {
 	dir := t.TempDir()
-	if err := WriteRepo(dir, threeCommits()); err != nil {
+	odd := Commit{When: day(4), Files: map[string][]byte{}}
+	for _, p := range []string{"a-b.md", "a/b.md", "a.b", "A.md", "z/y/x.md"} {
+		odd.Files[p] = []byte("x")
+	}
+	if err := WriteRepo(dir, append(threeCommits(), odd)); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, dir, "a-b.md", "a/b.md", "a.b", "A.md", "z/y/x.md")
 	r1, d1 := mustOpen(t, dir)
 	r2, d2 := mustOpen(t, dir)
 	if !reflect.DeepEqual(r1, r2) || !reflect.DeepEqual(d1, d2) {
