@@ -67,7 +67,7 @@ func plain(s string) bool {
 		return false
 	}
 	t := strings.TrimLeft(s, " ")
-	if len(s)-len(t) >= 4 {
+	if t == "" || len(s)-len(t) >= 4 {
 		return false
 	}
 	switch t[0] {
@@ -245,23 +245,38 @@ func renderWikiLink(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.
 // as written: its character references are resolved first, as CommonMark
 // says a destination means (goldmark leaves that to its renderer), so
 // "javascript&#58;" is a javascript: URL. Control characters and blanks,
-// which browsers drop from schemes, are removed before the check.
+// which browsers drop from schemes, are removed before the check. The
+// destination is also decoded the way a browser decodes an attribute,
+// which is laxer ("&#58" without its semicolon, "&#0058;"): the href
+// written is escaped, so that reading cannot reach a browser, but a URL
+// that means a script either way is refused all the same.
 func safeURL(dest string) (string, bool) {
-	dest = string(util.ResolveEntityNames(util.ResolveNumericReferences([]byte(dest))))
-	clean := strings.Map(func(r rune) rune {
+	clean := withoutBlanks(string(util.ResolveEntityNames(util.ResolveNumericReferences([]byte(dest)))))
+	if !allowedScheme(clean) || !allowedScheme(withoutBlanks(html.UnescapeString(dest))) {
+		return "", false
+	}
+	return clean, true
+}
+
+// withoutBlanks drops control characters and blanks.
+func withoutBlanks(s string) string {
+	return strings.Map(func(r rune) rune {
 		if r <= ' ' || r == 0x7f {
 			return -1
 		}
 		return r
-	}, dest)
-	lower := strings.ToLower(clean)
-	colon := strings.IndexByte(lower, ':')
-	if colon < 0 || strings.ContainsAny(lower[:colon], "/?#") {
-		return clean, true // relative
+	}, s)
+}
+
+// allowedScheme reports whether url is relative or http, https or mailto.
+func allowedScheme(url string) bool {
+	colon := strings.IndexByte(url, ':')
+	if colon < 0 || strings.ContainsAny(url[:colon], "/?#") {
+		return true // relative
 	}
-	switch lower[:colon] {
+	switch strings.ToLower(url[:colon]) {
 	case "http", "https", "mailto":
-		return clean, true
+		return true
 	}
-	return "", false
+	return false
 }
