@@ -53,6 +53,8 @@ func readFeedback(repo *source.Repo, notes []note.Note) ([]export.Feedback, []no
 			report(f.Path, 1, note.Error, "read", "%v", err)
 			continue
 		}
+		// An editor's byte order mark is not part of the first record.
+		data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 		sc := bufio.NewScanner(bytes.NewReader(data))
 		sc.Buffer(make([]byte, 0, 64*1024), len(data)+1)
 		for line := 1; sc.Scan(); line++ {

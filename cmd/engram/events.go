@@ -57,7 +57,7 @@ func parseContext(s string) (map[string]any, error) {
 	dec.UseNumber()
 	var v, extra any
 	if err := dec.Decode(&v); err != nil || dec.Decode(&extra) != io.EOF {
-		return nil, fmt.Errorf("%w: events similar: --context is not JSON: %s", errUsage, oneLine(s, 60))
+		return nil, fmt.Errorf("%w: events similar: --context is not JSON: %q", errUsage, oneLine(s, 60))
 	}
 	m, ok := v.(map[string]any)
 	if !ok {

@@ -60,12 +60,14 @@ var sinceRE = regexp.MustCompile(`^(\d+)([hdw])$`)
 // ("36h", "7d", "2w") or a date ("2026-08-01", RFC 3339).
 func ParseSince(s string, ref time.Time) (time.Time, error) {
 	if m := sinceRE.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
+		// At most 100,000 days back: more would overflow a time.Duration
+		// and land in the future.
+		hours := map[string]int{"h": 1, "d": 24, "w": 7 * 24}[m[2]]
 		n, err := strconv.Atoi(m[1])
-		if err != nil || n > 100000 {
+		if err != nil || n > 100000*24/hours {
 			return time.Time{}, fmt.Errorf("--since %q is too far back", s)
 		}
-		unit := map[string]time.Duration{"h": time.Hour, "d": 24 * time.Hour, "w": 7 * 24 * time.Hour}[m[2]]
-		return ref.Add(-time.Duration(n) * unit), nil
+		return ref.Add(-time.Duration(n*hours) * time.Hour), nil
 	}
 	for _, layout := range []string{time.RFC3339, time.DateOnly} {
 		if t, err := time.Parse(layout, s); err == nil {

@@ -1,0 +1,114 @@
+package indexer
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/BurntSushi/toml"
+)
+
+// configSeeds are engram.toml files, good and bad: every key, wrong
+// types, out-of-range values, broken TOML, base URLs that are not URLs.
+var configSeeds = []string{
+	"",
+	"title = \"Team memory\"\nbase_url = \"https://example.com/memory/\"\n",
+	"base_url = \"/memory\"\n",
+	"base_url = \"javascript:alert(1)\"\n",
+	"base_url = \"https://\"\n",
+	"base_url = \"//evil.example/\"\n",
+	"[paths]\nepisodes = [\"eps\", \"more/eps\"]\npatterns = [\"pats\"]\n",
+	"[antipatterns]\nmax_success = 0.25\nmin_occurrences = 3\n",
+	"[antipatterns]\nmax_success = 1.5\n",
+	"[antipatterns]\nmin_occurrences = -1\n",
+	"[decay]\nlambda = 0.02\nstale_days = 30\n",
+	"[decay]\nlambda = nan\n",
+	"[decay]\nstale_days = inf\n",
+	"[ttl]\nfact = 180\nepisode = 365.5\n",
+	"[ttl]\nfact = 0\n",
+	"[ttl]\n\"we\\\"ird\" = 1\n",
+	"[bootstrap]\nbudget = 0\n",
+	"[events]\nretention_days = 7\n",
+	"[events]\nretention_days = 9999999999999999999999\n",
+	"title = 1\n",
+	"title = \"a\"\ntitle = \"b\"\n",
+	"unknown = 1\n[other]\nx = [1, 2]\n",
+	"title = \"unclosed\n",
+	"[paths\n",
+	"\uFEFFtitle = \"bom\"\r\n",
+	"a = {b = {c = {d = {e = 1}}}}\n",
+	"x = [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n",
+	"\x00\xff",
+}
+
+// FuzzLoadConfig reads engram.toml through LoadConfig. Whatever the file
+// holds: no panic; an error names engram.toml; a warning names the file
+// and a line; a config that loads is valid, stays the same when validated
+// again, and survives being written out as TOML and read back.
+func FuzzLoadConfig(f *testing.F) {
+	for _, s := range configSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, diags, err := LoadConfig(fstest.MapFS{ConfigFile: {Data: data}})
+		lines := bytes.Count(data, []byte("\n")) + 1
+		for _, d := range diags {
+			if d.Path != ConfigFile || d.Line < 1 || d.Line > lines || d.Rule == "" || d.Message == "" {
+				t.Errorf("diagnostic %#v has no path, rule or message, or a line outside 1..%d", d, lines)
+			}
+		}
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), ConfigFile) {
+				t.Fatalf("error %q does not name %s", err, ConfigFile)
+			}
+			return
+		}
+		checkConfig(t, c)
+		again := c
+		if err := again.Validate(); err != nil || !reflect.DeepEqual(again, c) {
+			t.Fatalf("Validate is not idempotent: %v\n%+v\n%+v", err, c, again)
+		}
+		var buf bytes.Buffer
+		if err := toml.NewEncoder(&buf).Encode(c); err != nil {
+			t.Fatalf("a loaded config does not encode: %v", err)
+		}
+		back, _, err := LoadConfig(fstest.MapFS{ConfigFile: {Data: buf.Bytes()}})
+		if err != nil {
+			t.Fatalf("a loaded config, written out, does not load: %v\n%s", err, buf.Bytes())
+		}
+		if !reflect.DeepEqual(back, c) {
+			t.Fatalf("round trip changed the config:\n%+v\n%+v\n%s", c, back, buf.Bytes())
+		}
+	})
+}
+
+// checkConfig asserts what Validate promises of a config it accepted.
+func checkConfig(t *testing.T, c Config) {
+	t.Helper()
+	if c.Title == "" || !strings.HasSuffix(c.BaseURL, "/") || len(c.Paths.Episodes) == 0 || len(c.Paths.Patterns) == 0 {
+		t.Fatalf("defaults not filled: %+v", c)
+	}
+	if c.Antipatterns.MaxSuccess == nil || c.Antipatterns.MinOccurrences == nil || c.Decay.Lambda == nil ||
+		c.Decay.StaleDays == nil || c.Bootstrap.Budget == nil || c.Events.RetentionDays == nil {
+		t.Fatalf("a default is missing: %+v", c)
+	}
+	if v := *c.Antipatterns.MaxSuccess; !(v >= 0 && v <= 1) {
+		t.Fatalf("max_success %g accepted", v)
+	}
+	if v := *c.Decay.Lambda; !(v >= 0 && v <= 10) {
+		t.Fatalf("lambda %g accepted", v)
+	}
+	if v := *c.Decay.StaleDays; !(v >= 0) {
+		t.Fatalf("stale_days %g accepted", v)
+	}
+	if *c.Antipatterns.MinOccurrences < 0 || *c.Bootstrap.Budget < 1 || *c.Events.RetentionDays < 1 {
+		t.Fatalf("a count below its minimum accepted: %+v", c)
+	}
+	for k, v := range c.TTL {
+		if !(v > 0) {
+			t.Fatalf("ttl.%s = %g accepted", k, v)
+		}
+	}
+}
