@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"strings"
+	"unicode"
 
 	"github.com/BurntSushi/toml"
 
@@ -58,6 +60,9 @@ func (c *Config) Validate() error {
 	}
 	if c.BaseURL == "" {
 		c.BaseURL = "/"
+	}
+	if err := checkBaseURL(c.BaseURL); err != nil {
+		return err
 	}
 	if !strings.HasSuffix(c.BaseURL, "/") {
 		c.BaseURL += "/"
@@ -114,6 +119,37 @@ func (c *Config) Validate() error {
 		if v <= 0 || v != v {
 			return fmt.Errorf("ttl.%s must be a number of days above 0", k)
 		}
+	}
+	return nil
+}
+
+// checkBaseURL accepts an http or https URL with a host, or a path from
+// the root: every link on the site and in the JSON starts with it, so a
+// javascript: or data: URL would run in a reader's browser.
+func checkBaseURL(s string) error {
+	bad := fmt.Errorf("base_url %q must be an http:// or https:// URL with a host, or a path starting with /", s)
+	if strings.ContainsAny(s, " \t\"'<>\\`?#") || strings.ContainsFunc(s, unicode.IsControl) {
+		return fmt.Errorf("base_url %q holds a character a base URL cannot: a space, a quote, <, >, \\, `, ? or #", s)
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return bad
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "":
+		// A path; "//host" would be a host, not a path.
+		if !strings.HasPrefix(s, "/") || strings.HasPrefix(s, "//") {
+			return bad
+		}
+	case "http", "https":
+		if u.Host == "" || u.Opaque != "" {
+			return bad
+		}
+		if u.User != nil {
+			return fmt.Errorf("base_url %q holds a user name or password; it would be published on every page", s)
+		}
+	default:
+		return bad
 	}
 	return nil
 }

@@ -2,7 +2,11 @@ package indexer
 
 import (
 	"bytes"
+	"context"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -90,6 +94,9 @@ func checkConfig(t *testing.T, c Config) {
 	if c.Title == "" || !strings.HasSuffix(c.BaseURL, "/") || len(c.Paths.Episodes) == 0 || len(c.Paths.Patterns) == 0 {
 		t.Fatalf("defaults not filled: %+v", c)
 	}
+	if err := checkBaseURL(c.BaseURL); err != nil {
+		t.Fatalf("accepted base_url %q is invalid: %v", c.BaseURL, err)
+	}
 	if c.Antipatterns.MaxSuccess == nil || c.Antipatterns.MinOccurrences == nil || c.Decay.Lambda == nil ||
 		c.Decay.StaleDays == nil || c.Bootstrap.Budget == nil || c.Events.RetentionDays == nil {
 		t.Fatalf("a default is missing: %+v", c)
@@ -110,5 +117,82 @@ func checkConfig(t *testing.T, c Config) {
 		if !(v > 0) {
 			t.Fatalf("ttl.%s = %g accepted", k, v)
 		}
+	}
+}
+
+// TestConfigBaseURL: base_url is an http or https URL with a host, or a
+// path from the root; anything else is an error naming engram.toml and
+// base_url, whether it comes from engram.toml or from --base-url.
+func TestConfigBaseURL(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string // want "" means refused
+	}{
+		{"", "/"},
+		{"/", "/"},
+		{"/memory", "/memory/"},
+		{"/team/memory/", "/team/memory/"},
+		{"https://example.com", "https://example.com/"},
+		{"http://localhost:1313/memory/", "http://localhost:1313/memory/"},
+		{"HTTPS://Example.com/", "HTTPS://Example.com/"},
+		{"https://[::1]:8080/", "https://[::1]:8080/"},
+		{"javascript:alert(1)", ""},
+		{"JavaScript://example.com/%0Aalert(1)", ""},
+		{"data:text/html,<script>alert(1)</script>", ""},
+		{"vbscript:msgbox", ""},
+		{"file:///etc/", ""},
+		{"ftp://example.com/", ""},
+		{"https://", ""},
+		{"https:example.com", ""},
+		{"//evil.example/", ""},
+		{"memory/", ""},
+		{"example.com", ""},
+		{"https://user:hunter2@example.com/", ""},
+		{"https://example.com/?q=1", ""},
+		{"https://example.com/#top", ""},
+		{"/a b/", ""},
+		{"/\"onmouseover=alert(1)/", ""},
+		{"/<script>/", ""},
+		{"/a\x00/", ""},
+		{"https://example.com/\n", ""},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			doc := "base_url = " + strconv.Quote(tc.in) + "\n"
+			c, _, err := LoadConfig(fstest.MapFS{ConfigFile: {Data: []byte(doc)}})
+			if tc.want != "" {
+				if err != nil || c.BaseURL != tc.want {
+					t.Fatalf("engram.toml %s: base URL %q, %v; want %q", doc, c.BaseURL, err, tc.want)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("engram.toml %s accepted as %q", doc, c.BaseURL)
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, ConfigFile+": ") || !strings.Contains(msg, "base_url") {
+				t.Errorf("error %q names neither %s nor base_url", msg, ConfigFile)
+			}
+			// --base-url: Load validates the flag the same way.
+			var flag Config
+			flag.BaseURL = tc.in
+			if err := flag.Validate(); err == nil || !strings.Contains(err.Error(), "base_url") {
+				t.Errorf("--base-url %q: %v", tc.in, err)
+			}
+		})
+	}
+}
+
+// TestBuildRefusesBadBaseURL: --base-url is refused before the build
+// reads a note, naming the flag.
+func TestBuildRefusesBadBaseURL(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "a.md"), []byte("---\ntitle: A\n---\nText.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	_, err := Build(context.Background(), Options{Repo: repo, Out: out, BaseURL: "javascript:alert(1)", CacheDir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "--base-url") || !strings.Contains(err.Error(), "base_url") {
+		t.Fatalf("build with --base-url javascript: gave %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "index.html")); err == nil {
+		t.Fatal("a site was written")
 	}
 }

@@ -52,7 +52,7 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	if opt.BaseURL != "" {
 		cfg.BaseURL = opt.BaseURL
 		if err := cfg.Validate(); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--base-url: %w", err)
 		}
 	}
 
