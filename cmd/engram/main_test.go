@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-git/go-git/v5"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/engramhq/engram/indexer"
@@ -57,6 +58,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"commit": cmdCommit,
+			"stage":  cmdStage,
 		},
 	})
 }
@@ -84,6 +86,22 @@ func cmdCommit(ts *testscript.TestScript, neg bool, args []string) {
 	})
 	ts.Check(err)
 	ts.Check(source.WriteRepo(dir, []source.Commit{{Files: files, When: when, Message: "commit " + args[1]}}))
+}
+
+// cmdStage stages files as `git add` does, without committing:
+// stage REPO PATH...
+func cmdStage(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: stage REPO PATH...")
+	}
+	r, err := git.PlainOpen(ts.MkAbs(args[0]))
+	ts.Check(err)
+	wt, err := r.Worktree()
+	ts.Check(err)
+	for _, p := range args[1:] {
+		_, err := wt.Add(p)
+		ts.Check(err)
+	}
 }
 
 // TestExitCodes checks the exit codes of SPEC §5 in-process.

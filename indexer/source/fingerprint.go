@@ -14,11 +14,13 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // Fingerprint identifies the state of the repository at dir as Open would
 // read it: every file of the working tree (path, size and modification
-// time) and the commit HEAD names. It reads no file and walks no history,
+// time), the commit HEAD names, and the git index and info/exclude (what
+// git tracks decides what Open lists). It reads no file and walks no history,
 // so a query can tell in milliseconds whether a cache built from an
 // earlier state still holds. Files for which skip returns true (engram's
 // own output inside the repository) are left out; skip may be nil.
@@ -58,6 +60,19 @@ func Fingerprint(dir string, skip func(path string) bool) (string, error) {
 			return "", fmt.Errorf("open repository %s: %w", dir, err)
 		default:
 			h.Write([]byte(ref.Hash().String()))
+		}
+		// What git tracks decides what is read: staging a file, or a
+		// new exclude rule, changes the state too.
+		if st, ok := r.Storer.(*filesystem.Storage); ok {
+			for _, name := range []string{"index", "info/exclude"} {
+				h.Write([]byte("\x00" + name))
+				if fi, err := os.Stat(filepath.Join(st.Filesystem().Root(), filepath.FromSlash(name))); err == nil {
+					binary.LittleEndian.PutUint64(num[:], uint64(fi.Size()))
+					h.Write(num[:])
+					binary.LittleEndian.PutUint64(num[:], uint64(fi.ModTime().UnixNano()))
+					h.Write(num[:])
+				}
+			}
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil

@@ -6,10 +6,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-git/go-git/v5"
 )
 
 // TestFingerprint: the fingerprint changes when a file is added, edited
-// (size or time), or removed, and when HEAD moves; it does not change when
+// (size or time), or removed, when HEAD moves, and when a file is staged
+// (what git tracks is what Open reads); it does not change when
 // nothing did, nor for skipped files.
 func TestFingerprint(t *testing.T) {
 	dir := t.TempDir()
@@ -73,6 +76,20 @@ func TestFingerprint(t *testing.T) {
 		t.Fatal(err)
 	}
 	step("a new commit")
+	write("episodes/c.md", "c", when)
+	step("an untracked file")
+	r, err := git.PlainOpen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, err := r.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wt.Add("episodes/c.md"); err != nil {
+		t.Fatal(err)
+	}
+	step("staging it")
 	if _, err := Fingerprint(filepath.Join(dir, "nope"), nil); err == nil {
 		t.Error("no error for a missing directory")
 	}
