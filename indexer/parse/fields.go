@@ -51,6 +51,9 @@ func (f *fields) str(key string) string {
 	case string:
 		return strings.TrimSpace(x)
 	case bool, int64, float64:
+		if t := f.fm.text[key]; len(t) == 1 && t[0] != "" {
+			return t[0] // 0777 and 1.10 as written, not 511 and 1.1
+		}
 		return fmt.Sprint(x)
 	case time.Time:
 		t, _ := tomlLocal(x)
@@ -85,15 +88,24 @@ func (f *fields) list(key string) []string {
 			}
 		}
 	case []any:
-		for _, e := range x {
-			switch e.(type) {
+		text := f.fm.text[key]
+		for i, e := range x {
+			s := ""
+			switch v := e.(type) {
 			case map[string]any, []any:
 				f.report(key, note.Warning, "frontmatter-type", "%s should list plain values; a nested %s is ignored", key, typeName(e))
 				continue
 			case nil:
 				continue
+			case string:
+				s = v
+			default:
+				s = fmt.Sprint(e)
+				if len(text) == len(x) && text[i] != "" {
+					s = text[i] // as written: 0777, 1.10
+				}
 			}
-			if s := strings.TrimSpace(fmt.Sprint(e)); s != "" {
+			if s = strings.TrimSpace(s); s != "" {
 				out = append(out, s)
 			}
 		}
@@ -129,31 +141,6 @@ func toFloat(v any) (float64, bool) {
 		return n, err == nil && !math.IsNaN(n) && !math.IsInf(n, 0)
 	}
 	return 0, false
-}
-
-// boolean reads true/false, also as yes/no or on/off. A value it cannot
-// read is taken as fallback: for `private`, true, so that a typo never
-// publishes a private note.
-func (f *fields) boolean(key string, fallback bool) bool {
-	v, ok := f.get(key)
-	if !ok {
-		return false
-	}
-	switch x := v.(type) {
-	case bool:
-		return x
-	case string:
-		switch strings.ToLower(strings.TrimSpace(x)) {
-		case "true", "yes", "on", "y", "1":
-			return true
-		case "false", "no", "off", "n", "0":
-			return false
-		}
-	case int64:
-		return x != 0
-	}
-	f.report(key, note.Warning, "frontmatter-type", "%s must be true or false, got %q; taken as %t", key, fmt.Sprint(v), fallback)
-	return fallback
 }
 
 func (f *fields) date(key string) time.Time {

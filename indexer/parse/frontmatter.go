@@ -29,6 +29,12 @@ type frontMatter struct {
 	// start is the line of the opening delimiter; bodyLine the first line
 	// after the closing one.
 	start int
+	// text holds the source text of each top-level scalar, and of each
+	// scalar of a top-level list (one entry per element): a string field
+	// keeps "0777" and "1.10" as written, not as the numbers they decode to.
+	text map[string][]string
+	// dups are the top-level keys that appear more than once.
+	dups []string
 }
 
 // fmBlock is the raw front matter found at the top of a note.
@@ -43,9 +49,23 @@ type fmBlock struct {
 // splitFrontMatter finds front matter delimited by --- (YAML) or +++ (TOML)
 // lines. It returns ok=false when the note has none; an error diagnostic
 // message when the block is never closed.
+//
+// Blank lines before the opening delimiter are skipped, as Hugo skips
+// them: a note that starts with an empty line and then "---" still has
+// front matter, so that its "private: true" is read, never published as
+// text.
 func splitFrontMatter(src []byte) (blk fmBlock, ok bool, problem string) {
-	first, rest, _ := bytes.Cut(src, []byte("\n"))
-	delim := string(bytes.TrimRight(first, " \t"))
+	skipped, blank := 0, 0
+	for {
+		l, _, found := bytes.Cut(src[skipped:], []byte("\n"))
+		if !found || len(bytes.TrimSpace(l)) > 0 {
+			break
+		}
+		skipped += len(l) + 1
+		blank++
+	}
+	first, rest, _ := bytes.Cut(src[skipped:], []byte("\n"))
+	delim := string(bytes.TrimSpace(first))
 	switch delim {
 	case "---":
 		blk.format = "yaml"
@@ -54,11 +74,11 @@ func splitFrontMatter(src []byte) (blk fmBlock, ok bool, problem string) {
 	default:
 		return fmBlock{}, false, ""
 	}
-	off := len(first) + 1
-	if len(first) == len(src) {
+	off := skipped + len(first) + 1
+	if skipped+len(first) == len(src) {
 		return fmBlock{}, false, "front matter is never closed: add a " + delim + " line after it"
 	}
-	line := 2
+	line := blank + 2
 	pos := 0
 	for pos <= len(rest) {
 		end := bytes.IndexByte(rest[pos:], '\n')
@@ -71,7 +91,7 @@ func splitFrontMatter(src []byte) (blk fmBlock, ok bool, problem string) {
 		t := string(bytes.TrimRight(l, " \t"))
 		if t == delim || (blk.format == "yaml" && t == "...") {
 			blk.text = rest[:pos]
-			blk.firstRow = 2
+			blk.firstRow = blank + 2
 			blk.bodyOff = off + pos + len(l) + 1
 			if end < 0 {
 				blk.bodyOff = len(src)
@@ -122,7 +142,40 @@ func decodeYAML(blk fmBlock) (frontMatter, []fmError) {
 	// The root mapping is depth 0, as in decodeTOML and flowDepth: a
 	// top-level "key: value" is one level deep.
 	fm.values, fm.lines = d.mapping(root, 0)
+	fm.text, fm.dups = yamlTexts(root)
 	return fm, d.errs
+}
+
+// yamlTexts returns the source text of the top-level scalars, and of the
+// scalars of top-level lists, of the first of each key; and the keys that
+// appear again.
+func yamlTexts(root *yaml.Node) (map[string][]string, []string) {
+	text := map[string][]string{}
+	var dups []string
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			continue
+		}
+		if _, dup := text[k.Value]; dup {
+			dups = append(dups, k.Value)
+			continue
+		}
+		text[k.Value] = nil
+		switch v.Kind {
+		case yaml.ScalarNode:
+			text[k.Value] = []string{v.Value}
+		case yaml.SequenceNode:
+			t := make([]string, len(v.Content))
+			for j, e := range v.Content {
+				if e.Kind == yaml.ScalarNode {
+					t[j] = e.Value
+				}
+			}
+			text[k.Value] = t
+		}
+	}
+	return text, dups
 }
 
 func nodeKindName(n *yaml.Node) string {
@@ -292,7 +345,7 @@ var tomlKeyRE = regexp.MustCompile(`^\s*("?)([A-Za-z0-9_-]+)("?)\s*=`)
 
 // decodeTOML decodes TOML front matter. TOML itself refuses duplicate keys.
 func decodeTOML(blk fmBlock) (frontMatter, []fmError) {
-	fm := frontMatter{values: map[string]any{}, lines: map[string]int{}, start: blk.firstRow - 1}
+	fm := frontMatter{values: map[string]any{}, lines: map[string]int{}, start: blk.firstRow - 1, text: map[string][]string{}}
 	if d := flowDepth(blk.text); d > MaxDepth {
 		return fm, []fmError{{line: blk.firstRow, msg: fmt.Sprintf("front matter nests %d levels deep, over the limit of %d", d, MaxDepth), rule: "frontmatter-depth"}}
 	}
@@ -314,6 +367,9 @@ func decodeTOML(blk fmBlock) (frontMatter, []fmError) {
 		if m := tomlKeyRE.FindStringSubmatch(l); m != nil {
 			if _, seen := fm.lines[m[2]]; !seen {
 				fm.lines[m[2]] = blk.firstRow + i
+				if t := tomlText(l[len(m[0]):]); t != nil {
+					fm.text[m[2]] = t
+				}
 			}
 		}
 	}
@@ -326,6 +382,35 @@ func decodeTOML(blk fmBlock) (frontMatter, []fmError) {
 		return fm, []fmError{{line: blk.firstRow, msg: fmt.Sprintf("front matter nests deeper than %d levels; the deeper part is dropped", MaxDepth), rule: "frontmatter-depth"}}
 	}
 	return fm, nil
+}
+
+var tomlBareRE = regexp.MustCompile(`^[-+]?[0-9A-Za-z_.:+-]+$`)
+
+// tomlText is the source text of a TOML value written on one line after
+// its key: a bare scalar (a number, a boolean), or a one-line list of
+// them. BurntSushi/toml keeps no source text; for any other value, nil:
+// a string field then shows the decoded value (1.10 as 1.1).
+func tomlText(v string) []string {
+	v = strings.TrimSpace(v)
+	if i := strings.IndexByte(v, '#'); i >= 0 {
+		v = strings.TrimSpace(v[:i])
+	}
+	if tomlBareRE.MatchString(v) {
+		return []string{v}
+	}
+	inner, ok := strings.CutPrefix(v, "[")
+	if inner, ok = strings.CutSuffix(inner, "]"); !ok {
+		return nil
+	}
+	inner = strings.TrimSuffix(strings.TrimSpace(inner), ",")
+	var out []string
+	for _, e := range strings.Split(inner, ",") {
+		if e = strings.TrimSpace(e); !tomlBareRE.MatchString(e) {
+			return nil
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // normalizeTOML turns TOML dates into strings (as YAML front matter keeps

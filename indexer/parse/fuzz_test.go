@@ -31,6 +31,9 @@ var fuzzSeeds = []string{
 	"---\nx: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n---\n",
 	"---\nx: \"]]]]]]]]]]\"\ny: [[[[1]]]]\n---\n",
 	"---\nx: !!float nan\n---\n",
+	"\n \t\n---\nprivate: true\n---\n",
+	"\r\n+++\nPrivate = true\n+++\n",
+	"---\nprivte: false\nprivate: maybe\nprivate: true\ntitle: 0777\ntags: [1.10, 0x1F]\n---\n",
 	"+++\nx = nan\n[a.b.c]\nd = 1979-05-27T07:32:00\n+++\n",
 	"---\ntype: episode\noutcome: no\n---\n## Decisions\n### :\n- **Type**:\n## Events Timeline\n- []\n- [x] y #\n",
 	"---\ntype: pattern\n---\n## Causal Relationships\n- causes [[]] (weight 1e309)\n- \"\" [[x]]\n## Evidence Episodes\n- [[x]]\n- [[|]] - success\n",
@@ -119,6 +122,20 @@ func checkParse(t *testing.T, path string, src []byte, n note.Note, diags []note
 			t.Fatal("a refused note has no error diagnostic saying why")
 		}
 		return
+	}
+	if !n.Private {
+		// Privacy fails closed: a published note's front matter was read,
+		// and names no key that looks like "private".
+		for _, d := range diags {
+			if d.Severity == note.Error && (unreadableRules[d.Rule] || d.Rule == "private-value") {
+				t.Errorf("note published despite %v", d)
+			}
+		}
+		for k := range n.Extra {
+			if NearPrivacyKey(k) {
+				t.Errorf("note published with key %q", k)
+			}
+		}
 	}
 	if n.Title == "" || strings.ContainsFunc(n.Title, unicode.IsControl) {
 		t.Errorf("title %q is empty or holds control characters", n.Title)
@@ -240,12 +257,25 @@ func checkBlock(t *testing.T, src []byte, blk fmBlock, problem string) {
 	if blk.format != "yaml" && blk.format != "toml" {
 		t.Fatalf("format %q", blk.format)
 	}
-	if blk.bodyOff < 0 || blk.bodyOff > len(src) || blk.firstRow != 2 || blk.bodyLine < 3 {
+	if blk.bodyOff < 0 || blk.bodyOff > len(src) || blk.firstRow < 2 || blk.bodyLine <= blk.firstRow {
 		t.Fatalf("block out of range: %+v (len %d)", blk, len(src))
 	}
-	start := bytes.IndexByte(src, '\n') + 1
+	// Only blank lines come before the opening delimiter, and the front
+	// matter is the text after it.
+	ls := bytes.SplitAfter(src, []byte("\n"))
+	start := 0
+	for _, l := range ls[:blk.firstRow-2] {
+		if len(bytes.TrimSpace(l)) > 0 {
+			t.Fatalf("line %q before the front matter is not blank", l)
+		}
+		start += len(l)
+	}
+	if d := string(bytes.TrimSpace(ls[blk.firstRow-2])); d != "---" && d != "+++" {
+		t.Fatalf("line %d, %q, is not a delimiter", blk.firstRow-1, d)
+	}
+	start += len(ls[blk.firstRow-2])
 	if !bytes.HasPrefix(src[start:], blk.text) {
-		t.Fatalf("front matter text %q is not the text after the first line", blk.text)
+		t.Fatalf("front matter text %q is not the text after the opening delimiter", blk.text)
 	}
 	// The body starts on bodyLine, unless the closing delimiter ended the
 	// file without a newline, when there is no body line at all.

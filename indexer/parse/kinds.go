@@ -29,7 +29,7 @@ func (s *state) common(f *fields) {
 	n.Tags = f.list("tags")
 	n.Date = f.date("date")
 	n.Due = f.date("due")
-	n.Private = f.boolean("private", true)
+	s.privacy(f)
 }
 
 func episodeFields(f *fields) *note.Episode {

@@ -85,6 +85,9 @@ type state struct {
 	n     note.Note
 	diags []note.Diagnostic
 	fm    frontMatter
+	// unreadable is the line of the error that left the front matter
+	// unread, or 0: the note is then withheld as private (privacy.go).
+	unreadable int
 }
 
 func (s *state) report(line, col int, sev note.Severity, rule, format string, args ...any) {
@@ -138,14 +141,19 @@ func (s *state) frontMatter(src []byte) (frontMatter, []byte, int) {
 	blk, ok, problem := splitFrontMatter(src)
 	if problem != "" {
 		s.report(1, 1, note.Error, "frontmatter-unclosed", "%s", problem)
+		s.unreadable = 1
 		return empty, src, 1
 	}
 	if !ok {
 		return empty, src, 1
 	}
+	if blk.firstRow > 2 {
+		s.report(blk.firstRow-1, 1, note.Warning, "frontmatter-leading-blank", "front matter starts on line %d, after blank lines; other tools may read it as text, so start the note with it", blk.firstRow-1)
+	}
 	body := src[blk.bodyOff:]
 	if len(blk.text) > MaxFrontMatterBytes {
-		s.report(1, 1, note.Error, "frontmatter-too-large", "front matter is %d bytes, over the limit of %d; it is ignored", len(blk.text), MaxFrontMatterBytes)
+		s.report(blk.firstRow-1, 1, note.Error, "frontmatter-too-large", "front matter is %d bytes, over the limit of %d; it is ignored", len(blk.text), MaxFrontMatterBytes)
+		s.unreadable = blk.firstRow - 1
 		return empty, body, blk.bodyLine
 	}
 	var fm frontMatter
@@ -157,6 +165,9 @@ func (s *state) frontMatter(src []byte) (frontMatter, []byte, int) {
 	}
 	for _, e := range errs {
 		s.report(e.line, e.col, note.Error, e.rule, "%s", e.msg)
+		if s.unreadable == 0 && e.rule != "frontmatter-duplicate-key" {
+			s.unreadable = e.line
+		}
 	}
 	return fm, body, blk.bodyLine
 }
