@@ -35,7 +35,15 @@ func TestBuildRepositoryShapes(t *testing.T) {
 			t.Fatal(err)
 		}
 		writeFile(t, filepath.Join(dir, "episodes", "e.md"), goodEpisode)
-		r := build(t, dir, filepath.Join(t.TempDir(), "out"))
+		// Not yet staged, git does not track the note: it is not read.
+		r, err := indexer.Build(ctx, indexer.Options{Repo: dir, Out: filepath.Join(t.TempDir(), "out")})
+		if !errors.Is(err, indexer.ErrRefused) || len(diagnosticsWith(r.Diagnostics, "source-untracked")) != 1 {
+			t.Fatalf("an untracked note: err = %v, diagnostics %v; want a refusal and the note reported", err, r.Diagnostics)
+		}
+		if err := source.Stage(dir, "episodes/e.md"); err != nil {
+			t.Fatal(err)
+		}
+		r = build(t, dir, filepath.Join(t.TempDir(), "out"))
 		if len(diagnosticsWith(r.Diagnostics, "source-no-commits")) != 1 {
 			t.Errorf("want one source-no-commits diagnostic, got %v", r.Diagnostics)
 		}

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/engramhq/engram/indexer"
@@ -94,14 +93,7 @@ func cmdStage(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: stage REPO PATH...")
 	}
-	r, err := git.PlainOpen(ts.MkAbs(args[0]))
-	ts.Check(err)
-	wt, err := r.Worktree()
-	ts.Check(err)
-	for _, p := range args[1:] {
-		_, err := wt.Add(p)
-		ts.Check(err)
-	}
+	ts.Check(source.Stage(ts.MkAbs(args[0]), args[1:]...))
 }
 
 // TestExitCodes checks the exit codes of SPEC §5 in-process.
