@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/parse"
 )
 
 // topKeys are the top-level keys engram interprets; any other goes to
@@ -48,8 +49,38 @@ func (d *decoder) episode(root *value) note.Note {
 	ep.Decisions, ep.Events = d.link(decisions, events, d.causalVersion(f) >= 2)
 	ep.Lessons = d.lessons(f)
 	n.Extra = d.extra(root.members, f)
+	n.Private = d.private(root)
 	n.Episode = ep
 	return n
+}
+
+// private reads "private" as a markdown note's front matter is read, and
+// fails closed in the same way (SPEC §6): "private": true, a value that is
+// not clearly true or false, a key like "private" ("Private", "privte")
+// and a "private" that any of its repeats sets withhold the episode, with
+// a diagnostic saying why.
+func (d *decoder) private(root *value) bool {
+	private := false
+	for _, m := range root.members {
+		switch {
+		case m.key == "private":
+			p, clear := parse.PrivateValue(d.plain(m.val))
+			if !clear {
+				got := m.val.kind.withArticle()
+				if m.val.kind == kindString || m.val.kind == kindNumber {
+					got = strconv.Quote(m.val.text)
+				}
+				d.report(m.val.off, note.Error, "private-value", "\"private\" must be true or false, not %s; the episode is withheld as private", got)
+			} else if p {
+				d.report(m.off, note.Info, "private-json", "\"private\": true: the episode is withheld from the output")
+			}
+			private = private || p || !clear
+		case parse.NearPrivacyKey(m.key):
+			d.report(m.off, note.Warning, "private-key", "key %q looks like \"private\"; the episode is withheld as private: write \"private\": true or false", m.key)
+			private = true
+		}
+	}
+	return private
 }
 
 // title is the episode id, or the file name when there is none.

@@ -160,12 +160,14 @@ type conversion struct {
 	ids    partIDs  // the markdown's ids
 	side   sidecar
 	top    map[string]bool // extra keys written as front matter keys
+	// private: the JSON withholds the episode, so the markdown must too.
+	private bool
 }
 
 func newConversion(filePath string, data []byte, n *note.Note) *conversion {
 	want, _ := plainEpisode(n)
 	rawFields(filePath, data, &want)
-	c := &conversion{path: filePath, want: want, top: map[string]bool{}}
+	c := &conversion{path: filePath, want: want, top: map[string]bool{}, private: n.Private}
 	for _, d := range n.Episode.Decisions {
 		c.titles = append(c.titles, d.Title)
 	}
@@ -203,8 +205,9 @@ func rawFields(filePath string, data []byte, e *Episode) {
 }
 
 // reservedKeys are front matter keys engram reads: an extra JSON key of
-// that name goes into ai_agents.extra, so that it cannot change the note
-// (a top-level "private": true would hide it).
+// that name goes into ai_agents.extra, so that it cannot change the note.
+// A private episode is written with a top-level private: true of its own
+// (see render), so that the markdown is withheld as the JSON is.
 var reservedKeys = map[string]bool{
 	"title": true, "type": true, "tags": true, "permalink": true, "date": true, "due": true,
 	"private": true, "outcome": true, "task": true, "metrics": true, "session": true,
@@ -459,6 +462,9 @@ func (c *conversion) render() []byte {
 	}
 	if len(e.Metrics) > 0 {
 		fm.add("metrics", e.Metrics)
+	}
+	if c.private {
+		fm.add("private", true)
 	}
 	for _, k := range sortedKeys(e.Extra) {
 		if c.top[k] {
