@@ -63,10 +63,12 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		return nil, err
 	}
 	diags = append(diags, pdiags...)
-	notes, files, pdiags = dropRepeatedJSON(notes, files)
-	diags = append(diags, pdiags...)
+	// Private notes go first: a repeat of a private episode must not name
+	// it, and is published or not on its own.
 	counts := map[string]int{"files": len(repo.Files)}
 	notes, files, private := dropPrivate(notes, files, counts)
+	notes, files, pdiags = dropRepeatedJSON(notes, files)
+	diags = append(diags, pdiags...)
 	ref, rdiags := referenceTime(opt, repo, notes)
 	diags = append(diags, rdiags...)
 	meta, mdiags := noteMeta(notes, files, repo, ref)
