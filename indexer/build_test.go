@@ -131,11 +131,9 @@ func TestBuildPublishesEveryGoodNote(t *testing.T) {
 		"episodes/index.html",
 		"episodes/episode-2026-03-01-session-01/index.html",
 		"episodes/episode-2026-03-02-session-02/index.html",
-		"episodes/episode-2026-03-08-session-03/index.html",
 		"patterns/pattern-inject-clock/index.html",
 		"patterns/antipattern-retry-until-green/index.html",
 		"notes/clocks/index.html",
-		"api/v1/episodes/episode-2026-03-08-session-03.json",
 		"css/engram.css",
 		"sitemap.xml",
 	} {
@@ -148,6 +146,11 @@ func TestBuildPublishesEveryGoodNote(t *testing.T) {
 		// published diagnostics.
 		if bytes.Contains(data, []byte("Something private")) || bytes.Contains(data, []byte("EPISODE-private")) || bytes.Contains(data, []byte("secret.md")) {
 			t.Errorf("%s leaks the private note", p)
+		}
+		// Privacy fails closed: a note whose front matter cannot be read
+		// might say private: true, so it is withheld too (SPEC §6).
+		if bytes.Contains(data, []byte("Broken front matter")) || bytes.Contains(data, []byte("session-03")) {
+			t.Errorf("%s publishes the note whose front matter is broken", p)
 		}
 	}
 }
