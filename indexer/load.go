@@ -215,20 +215,32 @@ func readFile(repo *source.Repo, f source.File, p *parse.Parser) parsed {
 		return info(reason.rule, reason.msg)
 	}
 	if f.Size > parse.MaxNoteBytes {
-		return parsed{diags: []note.Diagnostic{{Path: f.Path, Line: 1, Col: 1, Severity: note.Error, Rule: "note-too-large",
-			Message: fmt.Sprintf("note is %d bytes, over the limit of %d; not published", f.Size, parse.MaxNoteBytes)}}}
+		return unread(f, []note.Diagnostic{{Path: f.Path, Line: 1, Col: 1, Severity: note.Error, Rule: "note-too-large",
+			Message: fmt.Sprintf("note is %d bytes, over the limit of %d; not published", f.Size, parse.MaxNoteBytes)}})
 	}
 	src, err := fs.ReadFile(repo.FS, f.Path)
 	if err != nil {
-		return parsed{diags: []note.Diagnostic{{Path: f.Path, Line: 1, Col: 1, Severity: note.Error, Rule: "read", Message: err.Error()}}}
+		return unread(f, []note.Diagnostic{{Path: f.Path, Line: 1, Col: 1, Severity: note.Error, Rule: "read", Message: err.Error()}})
 	}
+	var n note.Note
+	var diags []note.Diagnostic
 	if aiagents.IsEpisodeFile(f.Path) {
 		// ai-agents episode JSON is published as it is (SPEC §2.4).
-		n, diags, err := aiagents.Decode(f.Path, src)
-		return parsed{note: n, file: f, diags: diags, ok: err == nil}
+		n, diags, err = aiagents.Decode(f.Path, src)
+	} else {
+		n, diags, err = p.Parse(f.Path, src)
 	}
-	n, diags, err := p.Parse(f.Path, src)
-	return parsed{note: n, file: f, diags: diags, ok: err == nil}
+	if err != nil {
+		return unread(f, diags)
+	}
+	return parsed{note: n, file: f, diags: diags, ok: true}
+}
+
+// unread is a note file that could not be read. It might say private:
+// true, so it is withheld as a private note is: its path and diagnostics
+// stay in the report, out of the output (SPEC §6).
+func unread(f source.File, diags []note.Diagnostic) parsed {
+	return parsed{note: note.Note{Path: f.Path, Private: true}, file: f, diags: diags, ok: true}
 }
 
 type skip struct{ rule, msg string }
