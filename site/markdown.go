@@ -12,6 +12,8 @@ import (
 	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/engramhq/engram/indexer/parse"
 )
 
 // Resolver maps a wikilink target to a URL; ok is false for a missing note.
@@ -34,8 +36,13 @@ func newMarkdown() markdown {
 	)}
 }
 
-// Block renders markdown as block HTML.
+// Block renders markdown as block HTML. Markdown that would cost more
+// than linear time to parse (SPEC §6, parse.MarkdownWithinBudget) is shown
+// as preformatted plain text; the parse stage has reported it.
 func (m markdown) Block(src string, resolve Resolver) string {
+	if !parse.MarkdownWithinBudget(src) {
+		return `<pre class="plain-text">` + html.EscapeString(src) + "</pre>\n"
+	}
 	doc := m.md.Parser().Parse(text.NewReader([]byte(src)), parser.WithContext(withResolver(resolve)))
 	var buf bytes.Buffer
 	if err := m.md.Renderer().Render(&buf, []byte(src), doc); err != nil {
@@ -51,6 +58,9 @@ func (m markdown) Inline(src string, resolve Resolver) string {
 	if plain(src) {
 		// As goldmark escapes text: plain lines hold no &, < or >.
 		return strings.ReplaceAll(strings.TrimSpace(src), `"`, "&quot;")
+	}
+	if !parse.MarkdownWithinBudget(src) {
+		return html.EscapeString(strings.TrimSpace(src))
 	}
 	out := strings.TrimSpace(m.Block(src, resolve))
 	if strings.HasPrefix(out, "<p>") && strings.HasSuffix(out, "</p>") && strings.Count(out, "<p>") == 1 {
@@ -107,8 +117,10 @@ func (wikilinkParser) Parse(_ ast.Node, block text.Reader, pc parser.Context) as
 	if !bytes.HasPrefix(line, []byte("[[")) {
 		return nil
 	}
-	end := bytes.Index(line, []byte("]]"))
-	if end < 3 || bytes.ContainsAny(line[2:end], "[\n") {
+	// The target holds no bracket: looking no further than the next one
+	// keeps a line of many "[[" linear.
+	end := bytes.IndexAny(line[2:], "[]\n") + 2
+	if end < 3 || !bytes.HasPrefix(line[end:], []byte("]]")) {
 		return nil
 	}
 	inner := string(line[2:end])

@@ -53,6 +53,9 @@ type walker struct {
 
 func (s *state) body(md gparser.Parser, src []byte, firstLine int) {
 	b := newBody(src, firstLine)
+	if !s.withinBudget(b) {
+		return
+	}
 	doc := parseMarkdown(md, src)
 	w := &walker{s: s, b: b}
 	walkText(doc, w.links)
@@ -66,6 +69,42 @@ func (s *state) body(md gparser.Parser, src []byte, firstLine int) {
 	}
 	w.flush(len(b.lineStarts))
 	w.closeDecision()
+}
+
+// withinBudget reports markdown that costs more than linear time to parse
+// or render (SPEC §6): the site shows it as plain text. When its block
+// structure is the problem, the body is not parsed at all: it is kept as
+// one section of text, with no observations, relations or links read.
+func (s *state) withinBudget(b *body) bool {
+	for _, f := range s.markdownFields() {
+		if c, over := markdownCost(f.text); over {
+			s.report(1, 1, note.Warning, "markdown-cost", "front matter %s: %s; shown as plain text", f.key, c.why)
+		}
+	}
+	c, over := markdownCost(string(b.src))
+	if !over {
+		return true
+	}
+	line, col := b.pos(c.off)
+	s.report(line, col, note.Warning, "markdown-cost", "%s; shown as plain text", c.why)
+	if !c.deep {
+		return true
+	}
+	if md := strings.TrimSpace(string(b.src)); md != "" {
+		s.n.Sections = append(s.n.Sections, note.Section{Markdown: md, Line: b.firstLine})
+	}
+	return false
+}
+
+// markdownFields are the front matter fields the site renders as markdown.
+func (s *state) markdownFields() []struct{ key, text string } {
+	switch {
+	case s.n.Episode != nil:
+		return []struct{ key, text string }{{"task", s.n.Episode.Task}}
+	case s.n.Pattern != nil:
+		return []struct{ key, text string }{{"trigger", s.n.Pattern.Trigger}, {"action", s.n.Pattern.Action}}
+	}
+	return nil
 }
 
 func (w *walker) report(off int, sev note.Severity, rule, format string, args ...any) {
