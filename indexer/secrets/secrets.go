@@ -9,14 +9,11 @@
 package secrets
 
 import (
-	"context"
 	"crypto/sha256"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/rs/zerolog"
@@ -24,7 +21,6 @@ import (
 	"github.com/zricethezav/gitleaks/v8/config"
 	"github.com/zricethezav/gitleaks/v8/detect"
 	"github.com/zricethezav/gitleaks/v8/logging"
-	"github.com/zricethezav/gitleaks/v8/report"
 )
 
 // IgnoreFile is the reviewed list of allowed findings at the root of a
@@ -66,8 +62,25 @@ func (f Finding) Format(s fmt.State, _ rune) { io.WriteString(s, f.String()) }
 // Scanner runs gitleaks' default rules. It is safe for concurrent use and
 // never changes once made.
 type Scanner struct {
-	d      *detect.Detector
-	ignore map[string]bool
+	cfg config.Config
+	// full is gitleaks as its command line runs it (every rule, decoding
+	// five deep); win holds the rules plan can window, whole the others.
+	full, win, whole *detect.Detector
+	rules            []windowed
+	words            *keywords
+	// byWord lists, for each keyword, the windowed rules it may lead.
+	byWord [][]int
+	// wholeWord marks the keywords of the rules run over whole files;
+	// pathOnly are those rules that have no keyword (they run on every
+	// file whose path they match).
+	wholeWord []bool
+	pathOnly  []config.Rule
+	// context is how many lines around an encoded string gitleaks sees
+	// when it decodes it: the most lines any planned rule can span.
+	context int
+	ignore  map[string]bool
+	// output is a scanner for a build's output (see Output).
+	output bool
 	// allowed are the digests of secrets let through wherever they are.
 	allowed map[[sha256.Size]byte]bool
 }
@@ -87,11 +100,80 @@ func New(ignore []byte) (*Scanner, []note.Diagnostic, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("gitleaks configuration: %w", err)
 	}
-	d := detect.NewDetector(cfg)
-	d.MaxDecodeDepth = decodeDepth
-	d.IgnoreGitleaksAllow = true
+	s := &Scanner{cfg: cfg, full: detector(cfg, decodeDepth)}
+	var whole []string
+	s.rules, whole = plan(cfg)
+	var winIDs []string
+	for _, w := range s.rules {
+		winIDs = append(winIDs, w.id)
+	}
+	s.win = detector(subset(cfg, winIDs), 0)
+	s.whole = detector(subset(cfg, whole), 0)
+	s.index(whole)
 	set, problems := parseIgnore(ignore)
-	return &Scanner{d: d, ignore: set}, problems, nil
+	s.ignore = set
+	return s, problems, nil
+}
+
+func detector(cfg config.Config, depth int) *detect.Detector {
+	d := detect.NewDetector(cfg)
+	d.MaxDecodeDepth = depth
+	d.IgnoreGitleaksAllow = true
+	return d
+}
+
+// subset is cfg with only the given rules (and their keywords).
+func subset(cfg config.Config, ids []string) config.Config {
+	c := cfg
+	c.Rules = map[string]config.Rule{}
+	c.Keywords = map[string]struct{}{}
+	c.OrderedRules = ids
+	for _, id := range ids {
+		r := cfg.Rules[id]
+		c.Rules[id] = r
+		for _, k := range r.Keywords {
+			c.Keywords[strings.ToLower(k)] = struct{}{}
+		}
+	}
+	return c
+}
+
+// index builds the keyword automaton and what each keyword triggers.
+func (s *Scanner) index(whole []string) {
+	ids := map[string]int{}
+	var words []string
+	id := func(k string) int {
+		k = strings.ToLower(k)
+		if i, ok := ids[k]; ok {
+			return i
+		}
+		ids[k] = len(words)
+		words = append(words, k)
+		return ids[k]
+	}
+	var byWord = map[int][]int{}
+	for i, w := range s.rules {
+		for _, k := range s.cfg.Rules[w.id].Keywords {
+			byWord[id(k)] = append(byWord[id(k)], i)
+		}
+		s.context = max(s.context, maxLines(s.cfg.Rules[w.id]))
+	}
+	wholeWord := map[int]bool{}
+	for _, rid := range whole {
+		r := s.cfg.Rules[rid]
+		if len(r.Keywords) == 0 {
+			s.pathOnly = append(s.pathOnly, r)
+		}
+		for _, k := range r.Keywords {
+			wholeWord[id(k)] = true
+		}
+	}
+	s.words = newKeywords(words)
+	s.byWord = make([][]int, len(words))
+	s.wholeWord = make([]bool, len(words))
+	for i := range words {
+		s.byWord[i], s.wholeWord[i] = byWord[i], wholeWord[i]
+	}
 }
 
 // defaultConfig reads gitleaks' default rules with a viper of its own:
@@ -110,11 +192,16 @@ func defaultConfig() (config.Config, error) {
 	return vc.Translate()
 }
 
-// Allowing returns a scanner that also allows, wherever they are, the
-// secrets of the given findings that are allowed: the same secret shows
-// again in a build's output under other paths and lines.
-func (s *Scanner) Allowing(found []Finding) *Scanner {
+// Output returns a scanner for a build's output. It lets through,
+// wherever they are, the secrets of the given findings that are allowed
+// (the same secret shows again in the output under other paths and
+// lines, escaped or in lower case), and it scans every file whatever its
+// path: gitleaks' path rules and path allowlists (images, lock files,
+// vendored code, *.tf) are about source trees, and an output's paths are
+// engram's own.
+func (s *Scanner) Output(found []Finding) *Scanner {
 	s2 := *s
+	s2.output = true
 	s2.allowed = map[[sha256.Size]byte]bool{}
 	for k := range s.allowed {
 		s2.allowed[k] = true
@@ -127,100 +214,17 @@ func (s *Scanner) Allowing(found []Finding) *Scanner {
 	return &s2
 }
 
-// Scan returns the secrets in one file, ordered by position.
-func (s *Scanner) Scan(path string, data []byte) []Finding {
-	found, _ := s.scan(path, data)
-	return found
-}
-
-// raw is a finding with what redaction needs: the texts to replace.
-type raw struct {
-	Finding
-	texts []string
-}
-
-// scan returns the findings, and beside each the texts that hold its
-// secret: the secret itself, and the encoded text it was decoded from
-// when gitleaks found it by decoding (base64, percent-encoding...).
-func (s *Scanner) scan(path string, data []byte) ([]Finding, [][]string) {
-	text := string(data)
-	rs := s.d.DetectContext(context.Background(), detect.Fragment{Raw: text, FilePath: path, StartLine: 1})
-	starts := lineStarts(text)
-	seen := map[string]bool{}
-	var out []raw
-	for _, r := range rs {
-		f, texts := s.finding(path, text, starts, r)
-		key := fmt.Sprintf("%d:%d:%s:%x", f.Line, f.Col, f.Rule, f.sum)
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		out = append(out, raw{f, texts})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i].Finding, out[j].Finding
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Col != b.Col {
-			return a.Col < b.Col
-		}
-		return a.Rule < b.Rule
-	})
-	found := make([]Finding, len(out))
-	texts := make([][]string, len(out))
-	for i, r := range out {
-		found[i], texts[i] = r.Finding, r.texts
-	}
-	return found, texts
-}
-
-func (s *Scanner) finding(path, text string, starts []int, r report.Finding) (Finding, []string) {
-	fp := fmt.Sprintf("%s:%s:%d", path, r.RuleID, r.StartLine)
-	f := Finding{Path: path, Line: r.StartLine, Rule: r.RuleID, Fingerprint: fp, sum: digest(r.Secret)}
-	f.Allowed = s.ignore[fp] || s.allowed[f.sum]
-	texts := []string{r.Secret}
-	begin, end, ok := span(text, starts, r)
-	if ok {
-		f.Col = utf8.RuneCountInString(text[starts[r.StartLine-1]:begin]) + 1
-		if !strings.Contains(text[begin:end], r.Secret) {
-			// Found by decoding: the file holds it encoded.
-			texts = append(texts, text[begin:end])
-		}
-	}
-	return f, texts
-}
-
-// span is the byte range of a finding's match in text. gitleaks counts
-// columns from the newline before a line, so they are one more than the
-// column on every line but the first.
-func span(text string, starts []int, r report.Finding) (begin, end int, ok bool) {
-	if r.StartLine < 1 || r.StartLine > len(starts) || r.EndLine < r.StartLine || r.EndLine > len(starts) {
-		return 0, 0, false
-	}
-	begin = starts[r.StartLine-1] + r.StartColumn - 1
-	if r.StartLine > 1 {
-		begin--
-	}
-	end = starts[r.EndLine-1] + r.EndColumn
-	if r.EndLine > 1 {
-		end--
-	}
-	if begin < 0 || end > len(text) || begin >= end {
-		return 0, 0, false
-	}
-	return begin, end, true
-}
-
 // lineStarts are the byte offsets at which each line of text begins.
 func lineStarts(text string) []int {
 	starts := []int{0}
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
-			starts = append(starts, i+1)
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '\n')
+		if j < 0 {
+			return starts
 		}
+		i += j + 1
+		starts = append(starts, i)
 	}
-	return starts
 }
 
 // digest identifies a secret across the forms a build gives it (escaped

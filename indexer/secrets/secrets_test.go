@@ -106,7 +106,7 @@ func TestIgnoreFile(t *testing.T) {
 	if f := s.Scan("episodes/b.md", []byte(text)); f[0].Allowed {
 		t.Errorf("the fingerprint of a.md allowed b.md: %v", f)
 	}
-	out := s.Allowing(found)
+	out := s.Output(found)
 	html := "<p>" + strings.ToLower(ghp.Secret) + "</p>\n<p>" + other.Secret + "</p>"
 	if f := out.Scan("episodes/a/index.html", []byte(html)); len(f) != 2 || !f[0].Allowed || f[1].Allowed {
 		t.Errorf("output scan %v: want the allowed secret allowed, the other not", f)

@@ -1,0 +1,73 @@
+package secrets
+
+import (
+	"context"
+	"crypto/sha256"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+)
+
+// ScanDir scans every file under dir, a build's finished output, with s
+// (see Output), and returns the findings that are not allowed, by path
+// (slash-separated, relative to dir) and position. A file byte for byte
+// the same as one already scanned (a page's JSON twin in the API) is
+// scanned once.
+func (s *Scanner) ScanDir(ctx context.Context, dir string) ([]Finding, error) {
+	var paths []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var mu sync.Mutex
+	seen := map[[sha256.Size]byte]bool{}
+	found := make([][]Finding, len(paths))
+	errs := make([]error, len(paths))
+	err = each(ctx, len(paths), func(i int) {
+		data, err := os.ReadFile(paths[i])
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		sum := sha256.Sum256(data)
+		mu.Lock()
+		dup := seen[sum]
+		seen[sum] = true
+		mu.Unlock()
+		if dup {
+			return
+		}
+		rel, err := filepath.Rel(dir, paths[i])
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		for _, f := range s.Scan(filepath.ToSlash(rel), data) {
+			if !f.Allowed {
+				found[i] = append(found[i], f)
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []Finding
+	for i := range paths {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		out = append(out, found[i]...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
