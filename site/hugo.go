@@ -53,7 +53,7 @@ const maxErrorLines = 10
 // Hugo never removes files from its publish directory, so publishDir must
 // be a fresh, empty directory (or not exist yet): stale pages would
 // otherwise survive. Nothing is written outside workDir and publishDir.
-// When ctx ends, the build stops at its next write (see cancelFs).
+// A running build cannot be cancelled; ctx is checked before each step.
 func renderHugo(ctx context.Context, workDir, publishDir string) error {
 	return renderHugoLog(ctx, workDir, publishDir, io.Discard)
 }
@@ -101,7 +101,7 @@ func buildHugo(ctx context.Context, src afero.Fs, workDir, publishDir string, lo
 	defer loggers.SetGlobalLogger(loggers.Log())
 	loggers.SetGlobalLogger(logger)
 
-	sites, err := newHugoSites(src, cancelFs{Fs: hugofs.Os, ctx: ctx}, hugoFlags(workDir, publishDir), logger, log)
+	sites, err := newHugoSites(src, hugoFlags(workDir, publishDir), logger, log)
 	if err != nil {
 		return err
 	}
@@ -120,37 +120,8 @@ func buildHugo(ctx context.Context, src afero.Fs, workDir, publishDir string, lo
 	return sites.Build(hugolib.BuildCfg{NoBuildLock: true})
 }
 
-// cancelFs is the publish directory's file system: once ctx ends, every
-// write fails with ctx's error, so an interrupted build stops at Hugo's
-// next file instead of rendering the rest of the site.
-type cancelFs struct {
-	afero.Fs
-	ctx context.Context
-}
-
-func (c cancelFs) Create(name string) (afero.File, error) {
-	if err := c.ctx.Err(); err != nil {
-		return nil, err
-	}
-	return c.Fs.Create(name)
-}
-
-func (c cancelFs) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
-	if err := c.ctx.Err(); err != nil && flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE) != 0 {
-		return nil, err
-	}
-	return c.Fs.OpenFile(name, flag, perm)
-}
-
-func (c cancelFs) MkdirAll(path string, perm os.FileMode) error {
-	if err := c.ctx.Err(); err != nil {
-		return err
-	}
-	return c.Fs.MkdirAll(path, perm)
-}
-
 // newHugoSites loads the configuration and sets up the sites to build.
-func newHugoSites(src, dst afero.Fs, flags config.Provider, logger loggers.Logger, log io.Writer) (*hugolib.HugoSites, error) {
+func newHugoSites(src afero.Fs, flags config.Provider, logger loggers.Logger, log io.Writer) (*hugolib.HugoSites, error) {
 	configs, err := allconfig.LoadConfig(allconfig.ConfigSourceDescriptor{
 		Fs:          src,
 		Logger:      logger,
@@ -164,7 +135,7 @@ func newHugoSites(src, dst afero.Fs, flags config.Provider, logger loggers.Logge
 	}
 	return hugolib.NewHugoSites(deps.DepsCfg{
 		Configs:  configs,
-		Fs:       hugofs.NewFromSourceAndDestination(src, dst, flags),
+		Fs:       hugofs.NewFromSourceAndDestination(src, hugofs.Os, flags),
 		LogLevel: logger.Level(),
 		StdOut:   log,
 		StdErr:   log,
