@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/engramhq/engram/indexer/bootstrap"
@@ -17,6 +18,7 @@ import (
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/query"
 	"github.com/engramhq/engram/indexer/search"
+	"github.com/engramhq/engram/indexer/secrets"
 	"github.com/engramhq/engram/site"
 )
 
@@ -31,6 +33,9 @@ type Options struct {
 	BaseURL string     // overrides engram.toml's base_url when set
 	Now     *time.Time // reference time; default the commit time
 	Force   bool       // publish even if the build would drop most notes
+	// Redact publishes a build whose files hold secrets, each replaced
+	// by [REDACTED:rule]; without it such a build is refused (SPEC §6).
+	Redact bool
 	// Log receives Hugo's own messages; nil discards them.
 	Log io.Writer
 	// CacheDir is where the query cache goes; "" means $ENGRAM_CACHE_DIR
@@ -89,6 +94,9 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	r.Commit, r.RefTime = in.Export.Commit, in.Export.ReferenceTime
 	r.Diagnostics = in.Diagnostics
 	r.Counts = in.Counts
+	if err := refuseSecrets(opt, in.Secrets); err != nil {
+		return r, err
+	}
 
 	clock.start("export")
 	docs := export.Documents(in.Export)
@@ -121,7 +129,11 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 		written := make(chan error, 1)
 		go func() { written <- writeFiles(dir, files) }()
 		err := site.Render(ctx, docs, dir, site.Options{Log: opt.Log, API: files, Stage: clock.start})
-		return errors.Join(err, <-written)
+		if err := errors.Join(err, <-written); err != nil {
+			return err
+		}
+		clock.start("secrets-out")
+		return scanOutput(ctx, in.Secrets, dir)
 	})
 	if err == nil {
 		// The search index is built with the cache: the command line
@@ -134,6 +146,36 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	}
 	clock.stop()
 	return r, err
+}
+
+// refuseSecrets refuses a build whose files hold secrets that
+// .gitleaksignore does not allow, unless it redacts them; a secret that
+// could not be redacted refuses it either way. Each is a diagnostic.
+func refuseSecrets(opt Options, sec *secrets.Input) error {
+	n := len(unallowed(sec.Found))
+	if n == 0 || (opt.Redact && len(sec.Withheld) == 0) {
+		return nil
+	}
+	return fmt.Errorf("%w: %d secrets found in %s (listed above, by rule and fingerprint); nothing was published", ErrRefused, n, opt.Repo)
+}
+
+// scanOutput scans the finished output before it is swapped in: a
+// secret there that the input scan did not let through refuses the build
+// (SPEC §6). The secrets .gitleaksignore allows are let through here too.
+func scanOutput(ctx context.Context, sec *secrets.Input, dir string) error {
+	found, err := sec.Scanner.Output(sec.Found).ScanDir(ctx, dir)
+	if err != nil {
+		return fmt.Errorf("scan the output for secrets: %w", err)
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	list := make([]string, 0, 10)
+	for _, f := range found[:min(len(found), 10)] {
+		list = append(list, f.String())
+	}
+	return fmt.Errorf("%w: the output holds %d secrets the input scan did not find; nothing was published:\n  %s",
+		ErrRefused, len(found), strings.Join(list, "\n  "))
 }
 
 // addSimilar fills in every episode's similar episodes (SPEC §3), and

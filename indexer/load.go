@@ -18,6 +18,7 @@ import (
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/parse"
 	"github.com/engramhq/engram/indexer/related"
+	"github.com/engramhq/engram/indexer/secrets"
 	"github.com/engramhq/engram/indexer/source"
 )
 
@@ -31,6 +32,9 @@ type Loaded struct {
 	// Expired are the events past retention, left out of the output:
 	// what engram prune deletes.
 	Expired []events.Event
+	// Secrets is what the secret scan found in every file read, and the
+	// scanner for the output (SPEC §6).
+	Secrets *secrets.Input
 }
 
 // Load runs the source, parse and graph stages.
@@ -44,6 +48,15 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	if err != nil {
 		return nil, newRepoError(opt.Repo, err)
 	}
+	repo.Files = withoutOutput(repo.Files, opt)
+	// Every file is scanned for secrets before anything parses it, and
+	// read from then on with the secrets redacted.
+	clock.start("secrets")
+	sec, sdiags, err := scanSecrets(ctx, repo, opt.Redact)
+	if err != nil {
+		return nil, err
+	}
+	diags = append(diags, sdiags...)
 	cfg, cdiags, err := LoadConfig(repo.FS)
 	if err != nil {
 		return nil, err
@@ -56,7 +69,6 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		}
 	}
 
-	repo.Files = withoutOutput(repo.Files, opt)
 	clock.start("parse")
 	notes, files, pdiags, err := parseAll(ctx, repo, cfg)
 	if err != nil {
@@ -65,7 +77,7 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	diags = append(diags, pdiags...)
 	// Private notes go first: a repeat of a private episode must not name
 	// it, and is published or not on its own.
-	counts := map[string]int{"files": len(repo.Files)}
+	counts := map[string]int{"files": len(repo.Files), "secrets": len(unallowed(sec.Found))}
 	notes, files, private := dropPrivate(notes, files, counts)
 	notes, files, pdiags = dropRepeatedJSON(notes, files)
 	diags = append(diags, pdiags...)
@@ -103,7 +115,51 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		Diagnostics: diags,
 		Counts:      counts,
 		Expired:     expired,
+		Secrets:     sec,
 	}, nil
+}
+
+// scanSecrets scans every file of the repository for secrets, and from
+// then on serves the repository with them redacted. Each finding is a
+// diagnostic that names the rule and the fingerprint, never the secret:
+// an error, or a warning when the build redacts; an allowed one is info.
+func scanSecrets(ctx context.Context, repo *source.Repo, redact bool) (*secrets.Input, []note.Diagnostic, error) {
+	paths := make([]string, len(repo.Files))
+	for i, f := range repo.Files {
+		paths[i] = f.Path
+	}
+	in, diags, err := secrets.ScanFS(ctx, repo.FS, paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	repo.FS = in.FS
+	for _, f := range in.Found {
+		d := note.Diagnostic{Path: f.Path, Line: f.Line, Col: f.Col, Severity: note.Error, Rule: "secret"}
+		what := fmt.Sprintf("secret found (rule %s, fingerprint %s)", f.Rule, f.Fingerprint)
+		switch {
+		case f.Allowed:
+			d.Severity, d.Message = note.Info, what+"; allowed by "+secrets.IgnoreFile
+		case in.Withheld[f.Path]:
+			d.Message = what + " that could not be redacted; the file is not read"
+		case redact:
+			d.Severity, d.Message = note.Warning, what+"; published as "+secrets.Redacted(f.Rule)
+		default:
+			d.Message = what + "; allow it in " + secrets.IgnoreFile + " if it is a false positive, or build with --redact"
+		}
+		diags = append(diags, d)
+	}
+	return in, diags, nil
+}
+
+// unallowed are the findings that .gitleaksignore does not allow.
+func unallowed(found []secrets.Finding) []secrets.Finding {
+	var out []secrets.Finding
+	for _, f := range found {
+		if !f.Allowed {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // clusterLessons clusters the lessons of every episode (SPEC §3).

@@ -23,6 +23,7 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	now := fs.String("now", "", "reference time (default: the commit time)")
 	strict := fs.Bool("strict", false, "exit 1 when any error diagnostic is found")
 	force := fs.Bool("force", false, "publish even when the build would drop more than half of the notes")
+	redact := fs.Bool("redact", false, "publish files that hold secrets with each secret replaced by [REDACTED:rule] (default: refuse)")
 	verbose := fs.Bool("v", false, "print info diagnostics too")
 	budget := fs.Int("budget", 0, "bootstrap size in tokens (default: engram.toml [bootstrap] budget, or 2000)")
 	if err := parseFlags(fs, args); err != nil {
@@ -39,7 +40,7 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("%w: build: --budget must be a number of tokens above 0", errUsage)
 	}
 	began := time.Now()
-	r, err := indexer.Build(ctx, indexer.Options{Repo: *repo, Out: *out, BaseURL: *baseURL, Now: ref, Force: *force, Log: stderr, Budget: *budget})
+	r, err := indexer.Build(ctx, indexer.Options{Repo: *repo, Out: *out, BaseURL: *baseURL, Now: ref, Force: *force, Redact: *redact, Log: stderr, Budget: *budget})
 	if r != nil {
 		printDiagnostics(stderr, r.Diagnostics, *verbose)
 	}

@@ -33,6 +33,9 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := writeDiagnostics(stdout, l.Diagnostics, *format); err != nil {
 		return err
 	}
+	if n := l.Counts["secrets"]; n > 0 {
+		return fmt.Errorf("%w: %d secrets found (listed above); engram build refuses them unless --redact", indexer.ErrRefused, n)
+	}
 	if *strict && note.CountErrors(l.Diagnostics) > 0 {
 		return errStrict
 	}

@@ -23,7 +23,7 @@ const (
 const usage = `engram turns a git repository of agent memory into JSON indexes and a site.
 
 Usage:
-  engram build [--repo DIR] [--out public] [--base-url URL] [--now TIME] [--budget 2000] [--strict] [--force] [-v]
+  engram build [--repo DIR] [--out public] [--base-url URL] [--now TIME] [--budget 2000] [--strict] [--force] [--redact] [-v]
   engram check [--repo DIR] [--format text|json|github] [--strict]
   engram import ai-agents DIR [--repo DIR] [--force] [-v]
   engram export --format ai-agents --out DIR [--repo DIR] [--now TIME] [-v]
@@ -46,6 +46,10 @@ directory holds no memory repository but ./content does (the demo).
 Queries (episodes ... similar) take --repo and --now too. They answer from
 the cache the last build left (in $ENGRAM_CACHE_DIR, or the user's cache
 directory), and read the repository again when it has changed since.
+
+A build refuses when a file holds a secret (gitleaks' default rules):
+allow a false positive by its fingerprint in .gitleaksignore, or build
+with --redact to publish it as [REDACTED:rule].
 `
 
 // queries are the commands that answer from the query cache.

@@ -48,8 +48,8 @@ type file struct {
 	text, path string
 	// gitleaksPath is the path gitleaks is told: none for an output.
 	gitleaksPath string
-	starts     []int
-	raw        []located
+	starts       []int
+	raw          []located
 }
 
 // located is a gitleaks finding placed in the whole file.
