@@ -12,11 +12,14 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/secrets/secretstest"
+	"github.com/engramhq/engram/indexer/source"
 )
 
 // secretCase is one kind of secret in one place of a memory repository.
@@ -357,4 +360,38 @@ func TestSecretsCLI(t *testing.T) {
 			t.Errorf("build --redact publishes the %s secret in %v", k.Name, where)
 		}
 	}
+}
+
+// BenchmarkSecrets10k is the whole build of 10,000 generated notes
+// (gen.Sized), with the time of its two secret scans: every input file
+// (stage secrets) and the finished output (stage secrets-out). overhead-%
+// is their share of the rest of the build, measured in the same run.
+func BenchmarkSecrets10k(b *testing.B) {
+	repo := b.TempDir()
+	if err := source.WriteRepo(repo, gen.Generate(gen.Sized(10_000)).Commits); err != nil {
+		b.Fatal(err)
+	}
+	var in, out, rest time.Duration
+	i := 0
+	for b.Loop() {
+		i++
+		dir := filepath.Join(b.TempDir(), fmt.Sprint(i))
+		r, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: dir, CacheDir: b.TempDir()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, s := range r.Stages {
+			switch s.Name {
+			case "secrets":
+				in += s.Duration
+			case "secrets-out":
+				out += s.Duration
+			default:
+				rest += s.Duration
+			}
+		}
+	}
+	b.ReportMetric(float64(in.Milliseconds())/float64(i), "in-ms/op")
+	b.ReportMetric(float64(out.Milliseconds())/float64(i), "out-ms/op")
+	b.ReportMetric(100*float64(in+out)/float64(rest), "overhead-%")
 }

@@ -1,6 +1,9 @@
 package secrets
 
-import "encoding/base64"
+import (
+	"encoding/base64"
+	"strings"
+)
 
 // encodedLines calls fn with the byte offset of every place where
 // gitleaks' decoder (detect/codec) would decode something. Runs of
@@ -75,7 +78,7 @@ var b64Chars = func() (t [256]bool) {
 
 // hexDecodes is gitleaks' decodeHex without keeping the result.
 func hexDecodes(s string) bool {
-	if len(s)%2 != 0 || !hasAny(s, "0123456789") {
+	if len(s)%2 != 0 || !strings.ContainsAny(s, "0123456789") {
 		return false
 	}
 	for i := 0; i < len(s); i += 2 {
@@ -100,11 +103,15 @@ func unhex(c byte) byte {
 // runs are paths and slugs, which mix the two alphabets' own characters
 // (- and /) and are dismissed before decoding.
 func b64Decodes(s string) bool {
-	if !hasAny(s, "0123456789+/-_") {
+	var seen byte
+	for i := 0; i < len(s); i++ {
+		seen |= b64Kind[s[i]]
+	}
+	if seen&likely == 0 {
 		return false
 	}
-	std := !hasAny(s, "-_") && len(s)%4 == 0
-	url := !hasAny(s, "+/=") && len(s)%4 != 1
+	std := seen&urlOnly == 0 && len(s)%4 == 0
+	url := seen&(stdOnly|pad) == 0 && len(s)%4 != 1
 	for _, enc := range []struct {
 		ok bool
 		e  *base64.Encoding
@@ -119,16 +126,26 @@ func b64Decodes(s string) bool {
 	return false
 }
 
-func hasAny(s, set string) bool {
-	for i := 0; i < len(s); i++ {
-		for j := 0; j < len(set); j++ {
-			if s[i] == set[j] {
-				return true
-			}
-		}
+// What a character tells of a base64 candidate: gitleaks tries only
+// candidates with a likely character (a digit or one of +/-_); - and _
+// are only in the URL alphabet, + and / only in the standard one, =
+// only pads the standard one.
+const (
+	likely = 1 << iota
+	urlOnly
+	stdOnly
+	pad
+)
+
+var b64Kind = func() (t [256]byte) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = likely
 	}
-	return false
-}
+	t['-'], t['_'] = likely|urlOnly, likely|urlOnly
+	t['+'], t['/'] = likely|stdOnly, likely|stdOnly
+	t['='] = pad
+	return t
+}()
 
 func printable(b []byte) bool {
 	for _, c := range b {

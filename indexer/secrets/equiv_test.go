@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/engramhq/engram/indexer/secrets/secretstest"
+	"github.com/zricethezav/gitleaks/v8/detect/codec"
 )
 
 // stock is what gitleaks itself finds in a file: its detector as its
@@ -117,4 +118,24 @@ func TestPlanWindowsBusyRules(t *testing.T) {
 		}
 	}
 	t.Logf("%d rules windowed, %d over whole files: %v", len(planned), len(whole), whole)
+}
+
+// FuzzDecodeGate: wherever gitleaks' decoder decodes something, the
+// decode gate sends the lines to gitleaks.
+func FuzzDecodeGate(f *testing.F) {
+	for _, s := range []string{
+		"episode-2026-01-04-session-01", "4de5df5ff1cd90c875884aeb798bb57a430788b3", "dG9rZW4gPSBhYmNkZWZnaGlqa2xtbm9w",
+		"x 746f6b656e203d20616263646566676869 y", "a%20b", `\u0041\u0042`, "U+0041 ", "/api/v1/episodes/x-1.json",
+		"YWJjZGVmZ2hpamtsbW5vcA==", "YWJjZGVmZ2hpamtsbW5vcA", "abc_def-ghi_jkl-mno", base64.URLEncoding.EncodeToString([]byte("token=abc123-xyz?")),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		_, segs := codec.NewDecoder().Decode(text, nil)
+		fired := false
+		encodedLines(text, func(int) { fired = true })
+		if len(segs) > 0 && !fired {
+			t.Errorf("gitleaks decodes %q; the gate does not send it", text)
+		}
+	})
 }

@@ -65,9 +65,9 @@ type located struct {
 // of their keywords is there.
 func (s *Scanner) windows(f *file) {
 	var win, dec []span
-	whole := false
-	for _, r := range s.pathOnly {
-		whole = whole || (r.Path != nil && f.gitleaksPath != "" && r.Path.MatchString(f.gitleaksPath))
+	whole := s.always
+	for _, r := range s.byPath {
+		whole = whole || (f.gitleaksPath != "" && r.Path.MatchString(f.gitleaksPath))
 	}
 	s.words.find(f.text, func(at, word int) {
 		whole = whole || s.wholeWord[word]

@@ -71,10 +71,13 @@ type Scanner struct {
 	// byWord lists, for each keyword, the windowed rules it may lead.
 	byWord [][]int
 	// wholeWord marks the keywords of the rules run over whole files;
-	// pathOnly are those rules that have no keyword (they run on every
-	// file whose path they match).
+	// byPath are those rules that only look at files whose path they
+	// match (*.tf, *.p12...), run over a file whose path matches.
 	wholeWord []bool
-	pathOnly  []config.Rule
+	byPath    []config.Rule
+	// always is set when a rule run over whole files has neither keyword
+	// nor path: gitleaks runs such a rule on every file.
+	always bool
 	// context is how many lines around an encoded string gitleaks sees
 	// when it decodes it: the most lines any planned rule can span.
 	context int
@@ -161,9 +164,11 @@ func (s *Scanner) index(whole []string) {
 	wholeWord := map[int]bool{}
 	for _, rid := range whole {
 		r := s.cfg.Rules[rid]
-		if len(r.Keywords) == 0 {
-			s.pathOnly = append(s.pathOnly, r)
+		if r.Path != nil {
+			s.byPath = append(s.byPath, r)
+			continue
 		}
+		s.always = s.always || len(r.Keywords) == 0
 		for _, k := range r.Keywords {
 			wholeWord[id(k)] = true
 		}
