@@ -135,6 +135,11 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 		clock.start("secrets-out")
 		return scanOutput(ctx, in.Secrets, dir)
 	})
+	if err == nil && ctx.Err() != nil {
+		// Interrupted after the swap: the new output is complete, but the
+		// build was asked to stop before its cache.
+		err = fmt.Errorf("build interrupted after the output was published; the query cache was not updated: %w", ctx.Err())
+	}
 	if err == nil {
 		// The search index is built with the cache: the command line
 		// searches it, the site does not.
