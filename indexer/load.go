@@ -48,7 +48,7 @@ func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	if err != nil {
 		return nil, newRepoError(opt.Repo, err)
 	}
-	repo.Files = withoutOutput(repo.Files, opt)
+	repo.Files, diags = withoutOutput(repo.Files, diags, opt)
 	// Every file is scanned for secrets before anything parses it, and
 	// read from then on with the secrets redacted.
 	clock.start("secrets")
@@ -392,11 +392,12 @@ func checkUnique(notes []note.Note, meta []export.Meta) error {
 
 // withoutOutput drops engram's own output (and the directories a build
 // writes beside it) when the output directory lies inside the repository,
-// as public/ does when a memory repository builds itself.
-func withoutOutput(files []source.File, opt Options) []source.File {
+// as public/ does when a memory repository builds itself, with what the
+// source stage said of it (untracked or ignored files).
+func withoutOutput(files []source.File, diags []note.Diagnostic, opt Options) ([]source.File, []note.Diagnostic) {
 	skip := outputFilter(opt)
 	if skip == nil {
-		return files
+		return files, diags
 	}
 	kept := files[:0:0]
 	for _, f := range files {
@@ -404,5 +405,11 @@ func withoutOutput(files []source.File, opt Options) []source.File {
 			kept = append(kept, f)
 		}
 	}
-	return kept
+	keptD := diags[:0:0]
+	for _, d := range diags {
+		if !skip(d.Path) {
+			keptD = append(keptD, d)
+		}
+	}
+	return kept, keptD
 }

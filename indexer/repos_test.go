@@ -129,3 +129,57 @@ func TestBuildOutputInsideRepository(t *testing.T) {
 		t.Errorf("the second build read the first one's output: %d diagnostics, then %d", len(first.Diagnostics), len(second.Diagnostics))
 	}
 }
+
+// TestBuildUntracked builds a repository into public/ inside it, twice:
+// a note git does not track is reported and never published, and the
+// output itself (untracked too) is neither read nor reported.
+func TestBuildUntracked(t *testing.T) {
+	dir := t.TempDir()
+	err := source.WriteRepo(dir, []source.Commit{{When: time.Date(2026, 2, 4, 0, 0, 0, 0, time.UTC),
+		Files: map[string][]byte{"episodes/e.md": []byte(goodEpisode)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "episodes", "draft.md"), "---\ntitle: EPISODE-2026-02-04-draft\noutcome: success\ntask: zanzibarquux\n---\n")
+	writeFile(t, filepath.Join(dir, ".gitignore"), "secret/\n")
+	writeFile(t, filepath.Join(dir, "secret", "keys.md"), "---\ntitle: Keys\n---\nquuxzanzibar\n")
+	out := filepath.Join(dir, "public")
+	for i := range 2 {
+		r := build(t, dir, out)
+		var got []string
+		for _, d := range r.Diagnostics {
+			if strings.HasPrefix(d.Rule, "source-") {
+				got = append(got, d.Path+" "+d.Rule)
+			}
+		}
+		want := []string{".gitignore source-untracked", "episodes/draft.md source-untracked", "secret/ source-ignored"}
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("build %d: source diagnostics %v, want %v", i+1, got, want)
+		}
+	}
+	for _, word := range []string{"zanzibarquux", "quuxzanzibar"} {
+		if hits := grepTree(t, out, word); len(hits) > 0 {
+			t.Errorf("%s, from a file git does not track, is published in %v", word, hits)
+		}
+	}
+}
+
+// grepTree lists the files under dir that contain s.
+func grepTree(t *testing.T, dir, s string) []string {
+	t.Helper()
+	var hits []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err == nil && strings.Contains(string(data), s) {
+			hits = append(hits, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hits
+}
