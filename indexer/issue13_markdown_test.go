@@ -13,6 +13,7 @@ import (
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/parse"
 	"github.com/engramhq/engram/indexer/source"
 )
 
@@ -40,6 +41,11 @@ func costlyMarkdown() map[string]string {
 		"brackets":  strings.Repeat("[", costlyBodySize/2) + strings.Repeat("]", costlyBodySize/2),
 		"refs":      rep("[a][", ""),
 		"deeplist":  deep.String(),
+		// Found by searching random markdown for what the first budget
+		// let through: an escaped backtick before a run that never closes
+		// on every line; quotes kept open by lazy lines between them.
+		"codespans": "\\![" + rep("\\```\n", ""),
+		"lazyquote": rep("**a_\n> ][\n    ", ""),
 	}
 }
 
@@ -112,10 +118,11 @@ func TestBuildCostlyMarkdown(t *testing.T) {
 				t.Fatalf("no [markdown-cost] diagnostic")
 			}
 			// The body starts on line 11, after the front matter and the
-			// heading; the deep list passes 32 levels on its 33rd line.
-			want := 11
-			if name == "deeplist" {
-				want = 11 + 32
+			// heading; the deep list passes 32 levels on its 33rd line,
+			// and the quote that lazy lines keep open starts on line 12.
+			want := map[string]int{"deeplist": 11 + 32, "lazyquote": 12}[name]
+			if want == 0 {
+				want = 11
 			}
 			if d.Severity != note.Warning || d.Line != want || d.Col != 1 {
 				t.Errorf("diagnostic %s, want a warning at line %d, column 1", d, want)
@@ -158,7 +165,7 @@ func TestBuildCostlyMarkdown(t *testing.T) {
 // one ordinary note.
 func BenchmarkBuildCostlyMarkdown(b *testing.B) {
 	bodies := costlyMarkdown()
-	for _, name := range []string{"quote", "dash", "ordered", "linkangle", "linkopen", "emphasis", "brackets", "refs", "deeplist"} {
+	for _, name := range []string{"quote", "dash", "ordered", "linkangle", "linkopen", "emphasis", "brackets", "refs", "deeplist", "codespans", "lazyquote"} {
 		b.Run(name, func(b *testing.B) {
 			repo := writeCostlyRepo(b, map[string][]byte{
 				"episodes/costly.md": costlyEpisode("EP-costly", "Costly", bodies[name]),
@@ -171,5 +178,53 @@ func BenchmarkBuildCostlyMarkdown(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestMarkdownBudget: text that real notes hold, however long, stays
+// markdown; text that makes a parser do quadratic work does not, however
+// it is wrapped.
+func TestMarkdownBudget(t *testing.T) {
+	many := func(n int, f func(i int) string) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(f(i))
+		}
+		return b.String()
+	}
+	within := map[string]string{
+		"moderate":        moderateMarkdown,
+		"bullets":         many(20000, func(i int) string { return fmt.Sprintf("- [risk] item %d with [a link](https://example.com/%d) and [[Note %d]] #tag\n", i, i, i) }),
+		"timeline":        many(5000, func(i int) string { return fmt.Sprintf("%d. [2026-03-01T10:%02d:00Z] ran `go test ./...` on **ledger** #test\n", i+1, i%60) }),
+		"identifiers":     many(2000, func(i int) string { return "call parse_front_matter and write_api_files then check_output_dir " }),
+		"wikilinks":       many(3000, func(i int) string { return fmt.Sprintf("[[EP-%d]], ", i) }),
+		"links":           many(30, func(i int) string { return fmt.Sprintf("see [doc %d](https://example.com/docs/%d) ", i, i) }),
+		"fenced code":     "```c\n" + many(5000, func(i int) string { return "p[i] = *q++ * a[j][k]; /* _x_ */\n" }) + "```\n",
+		"quotes":          many(2000, func(i int) string { return "> > > a quoted *line* with [[Note]]\n" }),
+		"nested lists":    many(500, func(i int) string { return strings.Repeat("  ", i%8) + "- level *item*\n" }),
+		"headings":        many(2000, func(i int) string { return fmt.Sprintf("## Heading %d\n\nText with _emphasis_ and `code`.\n\n", i) }),
+		"reference links": many(40, func(i int) string { return fmt.Sprintf("[doc %d][r%d] ", i, i) }) + "\n\n" + many(40, func(i int) string { return fmt.Sprintf("[r%d]: https://example.com/%d\n", i, i) }),
+	}
+	for name, src := range within {
+		if !parse.MarkdownWithinBudget(src) {
+			t.Errorf("%s: over the budget, want markdown", name)
+		}
+	}
+	over := costlyMarkdown()
+	for name, src := range costlyMarkdown() {
+		// the same at 64 KB (whole lines: a cut line may close what the
+		// others open), inside a list item and a blockquote
+		small := src[:64<<10]
+		if i := strings.LastIndexByte(small, '\n'); i > 0 {
+			small = small[:i+1]
+		}
+		over[name+" small"] = small
+		over[name+" in a list"] = "- " + strings.ReplaceAll(small, "\n", "\n  ")
+		over[name+" in a quote"] = "> " + strings.ReplaceAll(small, "\n", "\n> ")
+	}
+	for name, src := range over {
+		if parse.MarkdownWithinBudget(src) {
+			t.Errorf("%s: within the budget, want plain text", name)
+		}
 	}
 }

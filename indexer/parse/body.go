@@ -160,18 +160,23 @@ func headingText(h ast.Node, src []byte) string {
 // quadratic in how many one line opens ("> > > …", "- - - … x"), and
 // matches emphasis delimiters, link labels, link destinations and code
 // spans in time quadratic in their number within one paragraph
-// ("**a_**a_…", "[a](<b[a](<b…", "[[[[…]]]]"). markdownCost decides in one
-// linear pass, before any parser runs, whether text stays within a budget:
-// at most MaxDepth containers opened by one line, and, in every paragraph,
-// inline work at most inlineCostPerByte times its size. The work of a
-// paragraph of m bytes is estimated as d² + o·m, where d counts emphasis
-// delimiters and link label openers, and o the openers that start a scan
-// to the end of the paragraph (link destinations and references, reference
-// definitions, code span openers of distinct lengths). The estimate errs
-// high: paragraphs are split only where a parser surely splits them.
-// Within the budget every note costs time linear in its size; text over it
-// is shown as plain text.
-const inlineCostPerByte = 64
+// ("**a_**a_…", "[a](<b[a](<b…", "[[[[…]]]]", "\```" on every line).
+// markdownCost decides in one linear pass, before any parser runs, whether
+// text stays within a budget: at most MaxDepth containers opened by one
+// line, and, in every paragraph, inline work at most inlineCostPerByte
+// times its size. The work of a paragraph of m bytes on l lines is
+// estimated as d² + o·(m + lineCost·l), where d counts emphasis delimiters
+// and link label openers, and o the openers that may scan to the end of
+// the paragraph: a link destination or reference that does not close on
+// its line, a code span opener that never closes, and a sixteenth for
+// each reference definition (read again for each one before it). The
+// estimate errs high: paragraphs are split only where a parser surely
+// splits them. Within the budget every note costs time linear in its size;
+// text over it is shown as plain text.
+const (
+	inlineCostPerByte = 64
+	lineCost          = 64 // a parser's scan costs about this many bytes' work per line
+)
 
 // costly says where and why markdown is over its budget; deep means its
 // block structure is, so that even a block parser must not read it.
@@ -215,14 +220,21 @@ type costScan struct {
 	fenceCol int // column of the fence
 
 	inBlock bool
-	start   int // offset of the paragraph's first line
-	q       int // blockquote markers of its last line
-	ordered int // 1 + indent of its first line when that is an ordered item
+	start   int  // offset of the paragraph's first line
+	q       int  // blockquote markers open around it
+	ordered int  // 1 + indent of its first line when that is an ordered item
+	delim   byte // and that item's delimiter, '.' or ')'
 	size    int
+	lines   int
 	delims  int
-	scans   int
-	ticks   map[int]bool // lengths of the backtick runs seen
+	scans   int         // in sixteenths
+	ticks   []tickRun   // backtick runs
+	last    map[int]int // the last backtick run of each length
 }
+
+// tickRun is a run of backticks in a paragraph: where, how long as a code
+// span opener (an escaped first backtick is text) and as a closer.
+type tickRun struct{ at, open, close int }
 
 // prefix is what opens a line: blockquote and list markers.
 type prefix struct {
@@ -235,6 +247,7 @@ type prefix struct {
 	listCol int  // column of the first list marker
 	ordered bool // that marker is ordered
 	first   bool // that marker is "1." or "1)"
+	delim   byte // its delimiter, '.' or ')'
 	content int  // offset of the text after the markers
 	// indent is how far the text is indented in its container: past a
 	// list marker up to 4 blanks belong to the marker, past '>' one.
@@ -247,55 +260,66 @@ func (c *costScan) line(s string, off int) (costly, bool) {
 	}
 	c.fence = 0
 	p := linePrefix(s)
-	text := s[p.content:]
-	if isThematicBreak(s[p.qEnd:], p.q > 0) {
+	if d := p.markers + p.spaces/2; p.markers > 0 && d > MaxDepth {
+		return costly{off: off, why: fmt.Sprintf("one line opens %d nested blocks, over the limit of %d", d, MaxDepth), deep: true}, true
+	}
+	if isBlank(s[p.qEnd:]) || isThematicBreak(s[p.qEnd:], p.q > 0) {
 		return c.endBlock()
 	}
-	if p.markers > 0 {
-		if d := p.markers + p.spaces/2; d > MaxDepth {
-			return costly{off: off, why: fmt.Sprintf("one line opens %d nested blocks, over the limit of %d", d, MaxDepth), deep: true}, true
-		}
+	text, indent := s[p.content:], p.indent
+	opens := p.list && c.opensItem(p, text)
+	if p.list && !opens {
+		// The markers are text that continues the paragraph ("2." cannot
+		// interrupt one).
+		text, indent = strings.TrimLeft(s[p.qEnd:], " \t"), 4
 	}
-	if isBlank(s[p.qEnd:]) {
-		return c.endBlock()
+	if indent <= 3 && isThematicBreak(text, false) {
+		return c.endBlock() // a list item that holds a thematic break
 	}
-	if n, ch, ok := fenceOpen(text); ok && p.indent <= 3 {
+	if n, ch, ok := fenceOpen(text); ok && indent <= 3 {
 		r, over := c.endBlock()
-		c.fence, c.fenceLen, c.fenceQ, c.fenceCol = ch, n, p.q, column(s, p.content)
+		c.fence, c.fenceLen, c.fenceQ, c.fenceCol = ch, n, p.q, column(s, len(s)-len(text))
 		return r, over
 	}
-	if c.startsBlock(p, text) {
+	heading := indent <= 3 && isHeading(text)
+	if !c.inBlock || p.q > c.q || opens || heading {
 		if r, over := c.endBlock(); over {
 			return r, true
 		}
-	}
-	if !c.inBlock {
-		c.inBlock, c.start, c.ordered = true, off, 0
-		if p.ordered {
-			c.ordered = 1 + p.listCol - p.qCol
+		c.inBlock, c.start, c.q, c.ordered = true, off, p.q, 0
+		if opens && p.ordered {
+			c.ordered, c.delim = 1+p.listCol-p.qCol, p.delim
 		}
 	}
-	c.q = p.q
+	// A line with fewer '>' continues the paragraph lazily: its quotes
+	// stay open, and a later line with more '>' is still in them.
+	c.q = max(c.q, p.q)
+	c.inline(text, c.size+len(s)-len(text))
 	c.size += len(s) + 1
-	c.inline(text)
-	if p.markers == 0 && p.indent <= 3 && isHeading(text) {
+	c.lines++
+	if heading {
 		return c.endBlock()
 	}
 	return costly{}, false
 }
 
-// startsBlock reports whether a parser surely starts a new paragraph at
-// this line: a deeper blockquote, a heading, or a list item that may
-// interrupt a paragraph (a bullet, or "1.", with text, indented at most 3
-// columns), or a further item of an ordered list begun at the same indent.
-func (c *costScan) startsBlock(p prefix, text string) bool {
-	if !c.inBlock || p.q > c.q || (p.indent <= 3 && isHeading(text)) {
-		return true
-	}
-	if !p.list || p.listCol-p.qCol > 3 || isBlank(text) {
+// opensItem reports whether the list marker that opens line p starts a
+// list item, so that a parser surely ends the paragraph before it: a
+// bullet, or "1.", with text, indented at most 3 columns, or a further
+// item of the ordered list whose item the paragraph began in, at the same
+// indent. Any other marker is taken as text of the paragraph, which errs
+// high.
+func (c *costScan) opensItem(p prefix, text string) bool {
+	if p.listCol-p.qCol > 3 {
 		return false
 	}
-	return !p.ordered || p.first || c.ordered == 1+p.listCol-p.qCol
+	if !c.inBlock || p.q > c.q {
+		return true
+	}
+	if isBlank(text) {
+		return false
+	}
+	return !p.ordered || p.first || (c.ordered == 1+p.listCol-p.qCol && c.delim == p.delim)
 }
 
 // inFence reports whether line s is inside the fenced code block, closing
@@ -330,25 +354,56 @@ func (c *costScan) endBlock() (costly, bool) {
 	if !c.inBlock {
 		return costly{}, false
 	}
-	m, d, o := c.size, c.delims, c.scans+len(c.ticks)
+	m, d, o := c.size, c.delims, c.scans/16+c.openCodeSpans()
+	work := d*d + o*(m+lineCost*c.lines)
 	start := c.start
-	c.inBlock, c.size, c.delims, c.scans = false, 0, 0, 0
-	clear(c.ticks)
-	if d*d+o*m > inlineCostPerByte*m {
+	c.inBlock, c.size, c.lines, c.delims, c.scans, c.ticks = false, 0, 0, 0, 0, c.ticks[:0]
+	if work > inlineCostPerByte*m {
 		return costly{off: start, why: fmt.Sprintf("a paragraph of %d bytes holds %d emphasis or link openers and %d links or code spans that do not close nearby, which a markdown parser matches in quadratic time", m, d, o)}, true
 	}
 	return costly{}, false
 }
 
-// inline counts the openers in one line of a paragraph.
-func (c *costScan) inline(t string) {
-	if strings.HasPrefix(strings.TrimLeft(t, " "), "[") && strings.Contains(t, "]:") {
+// openCodeSpans counts the backtick runs of the paragraph that open a
+// code span no later run of the same length closes: a parser looks for
+// the closer to the end of the paragraph, line by line, for each one.
+func (c *costScan) openCodeSpans() int {
+	if len(c.ticks) == 0 {
+		return 0
+	}
+	if c.last == nil {
+		c.last = map[int]int{}
+	}
+	clear(c.last)
+	for _, r := range c.ticks {
+		c.last[r.close] = r.at
+	}
+	n := 0
+	for _, r := range c.ticks {
+		if last, ok := c.last[r.open]; r.open > 0 && (!ok || last <= r.at) {
+			n++
+		}
+	}
+	return n
+}
+
+// inline counts the openers in one line of a paragraph; at is the offset
+// of t in the paragraph.
+func (c *costScan) inline(t string, at int) {
+	if strings.HasPrefix(t, "[") && strings.Contains(t, "]:") {
 		c.scans++ // a reference definition is read again for each one before it
 	}
 	for k := 0; k < len(t); k++ {
 		switch t[k] {
 		case '\\':
 			k++
+			if k < len(t) && t[k] == '`' {
+				// The escaped backtick is text, but a closer is sought
+				// in the raw text, where the whole run counts.
+				n := run(t[k:], '`')
+				c.ticks = append(c.ticks, tickRun{at: at + k, open: n - 1, close: n})
+				k += n - 1
+			}
 		case '[':
 			if n := wikilinkLen(t[k:]); n > 0 {
 				k += n - 1
@@ -356,24 +411,67 @@ func (c *costScan) inline(t string) {
 			}
 			c.delims++
 		case ']':
-			if k+1 < len(t) && (t[k+1] == '(' || t[k+1] == '[') {
-				c.scans++
+			if k+1 < len(t) && (t[k+1] == '(' || t[k+1] == '[') && !closesSoon(t[k+2:], t[k+1]) {
+				c.scans += 16
 			}
 		case '*', '_':
 			n := run(t[k:], t[k])
-			if t[k] == '*' || !(k > 0 && isWordByte(t[k-1]) && k+n < len(t) && isWordByte(t[k+n])) {
+			if end := emphasisPair(t, k, n); end > 0 {
+				k = end - 1
+				continue
+			}
+			if t[k] == '*' || !(k > 0 && isAlnum(t[k-1]) && k+n < len(t) && isAlnum(t[k+n])) {
 				c.delims++
 			}
 			k += n - 1
 		case '`':
 			n := run(t[k:], '`')
-			if c.ticks == nil {
-				c.ticks = map[int]bool{}
-			}
-			c.ticks[n] = true
+			c.ticks = append(c.ticks, tickRun{at: at + k, open: n, close: n})
 			k += n - 1
 		}
 	}
+}
+
+// emphasisPair returns the end of "*word*", "**two words**" or "_word_"
+// when the delimiter run of n at t[k] plainly opens emphasis that the next
+// delimiter on its line plainly closes, else 0. A parser matches such a
+// pair at once and forgets it, so it costs nothing later. Plainly: the
+// opener follows a blank or punctuation and precedes a letter or digit,
+// the closer the reverse, both ASCII, of one length of 1 or 2, with
+// nothing between that could be markup.
+func emphasisPair(t string, k, n int) int {
+	if n > 2 || k+n >= len(t) || !isAlnum(t[k+n]) || (k > 0 && (isAlnum(t[k-1]) || t[k-1] >= 0x80 || t[k-1] == '\\')) {
+		return 0
+	}
+	i := k + n + strings.IndexAny(t[k+n:], "*_[]`<\\")
+	if i < k+n || t[i] != t[k] || run(t[i:], t[k]) != n || !isAlnum(t[i-1]) {
+		return 0
+	}
+	if end := i + n; end == len(t) || t[end] == ' ' || t[end] == '\t' || (t[end] < 0x80 && !isAlnum(t[end]) && t[end] != t[k]) {
+		return end
+	}
+	return 0
+}
+
+// closesSoon reports whether the link destination or reference label
+// after "](" or "][" plainly ends within a short distance on its line: a
+// link written as most are, which a parser reads in no more time than its
+// length.
+func closesSoon(t string, open byte) bool {
+	end := byte(')')
+	stop := " \t<(\"'\\"
+	if open == '[' {
+		end, stop = ']', "[\\"
+	}
+	for i := 0; i < len(t) && i < 256; i++ {
+		switch {
+		case t[i] == end:
+			return true
+		case strings.IndexByte(stop, t[i]) >= 0:
+			return false
+		}
+	}
+	return false
 }
 
 // wikilinkLen is the length of the [[…]] at the start of t, 0 if none:
@@ -389,8 +487,11 @@ func wikilinkLen(t string) int {
 	return end + 4
 }
 
-func isWordByte(b byte) bool {
-	return b >= 0x80 || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+// isAlnum reports an ASCII letter or digit: an underscore between two
+// opens and closes nothing ("snake_case"). Beside other text, which may be
+// a Unicode blank or punctuation, it is counted.
+func isAlnum(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
 // linePrefix reads the container markers that open line s.
@@ -422,7 +523,7 @@ func linePrefix(s string) prefix {
 		case n > 0:
 			lastList = true
 			if !p.list {
-				p.list, p.listCol, p.ordered, p.first = true, jcol, ordered, s[j] == '1' && n == 2
+				p.list, p.listCol, p.ordered, p.first, p.delim = true, jcol, ordered, s[j] == '1' && n == 2, s[j+n-1]
 			}
 		default:
 			p.content = j
