@@ -193,9 +193,13 @@ func TestMarkdownBudget(t *testing.T) {
 		return b.String()
 	}
 	within := map[string]string{
-		"moderate":        moderateMarkdown,
-		"bullets":         many(20000, func(i int) string { return fmt.Sprintf("- [risk] item %d with [a link](https://example.com/%d) and [[Note %d]] #tag\n", i, i, i) }),
-		"timeline":        many(5000, func(i int) string { return fmt.Sprintf("%d. [2026-03-01T10:%02d:00Z] ran `go test ./...` on **ledger** #test\n", i+1, i%60) }),
+		"moderate": moderateMarkdown,
+		"bullets": many(20000, func(i int) string {
+			return fmt.Sprintf("- [risk] item %d with [a link](https://example.com/%d) and [[Note %d]] #tag\n", i, i, i)
+		}),
+		"timeline": many(5000, func(i int) string {
+			return fmt.Sprintf("%d. [2026-03-01T10:%02d:00Z] ran `go test ./...` on **ledger** #test\n", i+1, i%60)
+		}),
 		"identifiers":     many(2000, func(i int) string { return "call parse_front_matter and write_api_files then check_output_dir " }),
 		"wikilinks":       many(3000, func(i int) string { return fmt.Sprintf("[[EP-%d]], ", i) }),
 		"links":           many(30, func(i int) string { return fmt.Sprintf("see [doc %d](https://example.com/docs/%d) ", i, i) }),
