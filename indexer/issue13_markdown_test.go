@@ -162,10 +162,12 @@ func TestBuildCostlyMarkdown(t *testing.T) {
 
 // BenchmarkBuildCostlyMarkdown times a whole build of a repository with
 // one 1 MB note whose markdown would cost more than linear time, beside
-// one ordinary note.
+// one ordinary note; "prose" is a 1 MB note of ordinary markdown, to
+// compare.
 func BenchmarkBuildCostlyMarkdown(b *testing.B) {
 	bodies := costlyMarkdown()
-	for _, name := range []string{"quote", "dash", "ordered", "linkangle", "linkopen", "emphasis", "brackets", "refs", "deeplist", "codespans", "lazyquote"} {
+	bodies["prose"] = strings.Repeat(moderateMarkdown+"\n", costlyBodySize/(len(moderateMarkdown)+1))
+	for _, name := range []string{"prose", "quote", "dash", "ordered", "linkangle", "linkopen", "emphasis", "brackets", "refs", "deeplist", "codespans", "lazyquote"} {
 		b.Run(name, func(b *testing.B) {
 			repo := writeCostlyRepo(b, map[string][]byte{
 				"episodes/costly.md": costlyEpisode("EP-costly", "Costly", bodies[name]),
