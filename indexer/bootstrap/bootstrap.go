@@ -235,11 +235,11 @@ func (b *Bootstrap) encode() ([]byte, []byte, error) {
 }
 
 // markdown is bootstrap.md: the same items as a Markdown list. Note text
-// is escaped so that it reads as text: nothing in a note becomes a link,
-// an image or HTML in the agent's context.
+// is escaped so that it reads as text (export.MarkdownText): nothing in a
+// note becomes a link, an image or HTML in the agent's context.
 func (b *Bootstrap) markdown() []byte {
 	var w strings.Builder
-	fmt.Fprintf(&w, "# %s: session start\n\n", Escape(oneLine(b.Title)))
+	fmt.Fprintf(&w, "# %s: session start\n\n", export.MarkdownText(oneLine(b.Title)))
 	fmt.Fprintf(&w, "Memory as of %s. Read the warnings first; follow a link for the whole note.\n", b.ReferenceTime)
 	for i, l := range b.lists() {
 		fmt.Fprintf(&w, "\n## %s\n\n", sectionTitles[i])
@@ -249,7 +249,7 @@ func (b *Bootstrap) markdown() []byte {
 			continue
 		}
 		for _, it := range *l {
-			fmt.Fprintf(&w, "- %s (%s)\n", Escape(it.Text), it.URL)
+			fmt.Fprintf(&w, "- %s (%s)\n", export.MarkdownText(it.Text), it.URL)
 		}
 		if n > 0 {
 			fmt.Fprintf(&w, "- %d more left out to fit the budget of %d tokens.\n", n, b.BudgetTokens)
@@ -257,14 +257,6 @@ func (b *Bootstrap) markdown() []byte {
 	}
 	return []byte(w.String())
 }
-
-// mdSpecial are the characters that would turn note text into markup:
-// HTML and autolinks (<, >), links and images ([, ]), and the escape
-// itself.
-var mdSpecial = strings.NewReplacer(`\`, `\\`, "<", `\<`, ">", `\>`, "[", `\[`, "]", `\]`)
-
-// Escape makes note text literal in Markdown.
-func Escape(s string) string { return mdSpecial.Replace(s) }
 
 // Build makes the candidates of a site: its antipatterns, failures and
 // partial successes of the last RecentDays, its latest episodes, best

@@ -59,7 +59,7 @@ func (s *Site) feed() Feed {
 func (s *Site) llmsTxt(budget int) []byte {
 	api := s.BaseURL + "api/v1/"
 	var w strings.Builder
-	fmt.Fprintf(&w, "# %s\n\n", strings.TrimSpace(strings.ReplaceAll(s.Title, "\n", " ")))
+	fmt.Fprintf(&w, "# %s\n\n", MarkdownText(strings.TrimSpace(s.Title)))
 	fmt.Fprintf(&w, "> Agent memory built by engram: %d episodes (what happened in past sessions), %d patterns and antipatterns (what works and what fails), and the causal graph between them. Start with the bootstrap; every file is static JSON.\n\n",
 		len(s.Episodes), len(s.Patterns))
 	w.WriteString("At session start, read the bootstrap. Before repeating a risky action, check the antipatterns. For the detail of a note, follow its `json_url`.\n\n")
@@ -84,4 +84,56 @@ func (s *Site) llmsTxt(budget int) []byte {
 	fmt.Fprintf(&w, "- [Episode feed](%sfeed.json): JSON Feed 1.1 of the episodes\n", s.BaseURL)
 	fmt.Fprintf(&w, "- [Site](%s): the same memory as web pages, for people\n", s.BaseURL)
 	return []byte(w.String())
+}
+
+// MarkdownText makes text from notes or configuration literal on one line
+// of Markdown that agents read (bootstrap.md, llms.txt), however the
+// Markdown is later rendered: nothing in it becomes HTML, an autolink
+// (<, >), a link or an image ([, ]), a code span (`), or a character
+// reference (&lt; stays those four characters, not "<"), and a line break
+// cannot start a block. Bare URLs are left as written: CommonMark links
+// none, and GitHub's extension links only http, https and www ones, to
+// the address the text shows; "javascript:" written bare is text in
+// every renderer.
+func MarkdownText(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\', '<', '>', '[', ']', '`':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '&':
+			if isCharRef(s[i:]) {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(c)
+		case '\n', '\r':
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// isCharRef reports whether s starts with an HTML character reference as
+// CommonMark reads one: &name;, &#digits; or &#xhex;.
+func isCharRef(s string) bool {
+	i, digits, max := 1, "", 31
+	switch {
+	case strings.HasPrefix(s, "&#x") || strings.HasPrefix(s, "&#X"):
+		i, digits, max = 3, "0123456789abcdefABCDEF", 6
+	case strings.HasPrefix(s, "&#"):
+		i, digits, max = 2, "0123456789", 7
+	}
+	n := 0
+	for ; i < len(s) && n < max+1; i, n = i+1, n+1 {
+		c := s[i]
+		ok := digits != "" && strings.IndexByte(digits, c) >= 0 ||
+			digits == "" && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || n > 0 && c >= '0' && c <= '9')
+		if !ok {
+			break
+		}
+	}
+	return n > 0 && n <= max && i < len(s) && s[i] == ';'
 }
