@@ -183,6 +183,12 @@ func hugoFlags(workDir, publishDir string) config.Provider {
 	// .hugo_build.lock would otherwise be created in workDir.
 	flags.Set("noBuildLock", true)
 	flags.Set("environment", "production")
+	// engram decides what is published: a note dated after the reference
+	// time is in the JSON and feed.json, so its page must be too (SPEC
+	// §6). Hugo by default leaves out pages dated in the future, and
+	// expired or draft ones (engram writes no expiryDate or draft).
+	flags.Set("buildFuture", true)
+	flags.Set("buildExpired", true)
 	// No network, no external programs, no process environment: the output
 	// must depend on workDir alone. "none" denies everything. This also
 	// stops Hugo modules, which need the go command.
