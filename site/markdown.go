@@ -43,6 +43,10 @@ func (m markdown) Block(src string, resolve Resolver) string {
 	if !parse.MarkdownWithinBudget(src) {
 		return `<pre class="plain-text">` + html.EscapeString(src) + "</pre>\n"
 	}
+	return m.render(src, resolve)
+}
+
+func (m markdown) render(src string, resolve Resolver) string {
 	doc := m.md.Parser().Parse(text.NewReader([]byte(src)), parser.WithContext(withResolver(resolve)))
 	var buf bytes.Buffer
 	if err := m.md.Renderer().Render(&buf, []byte(src), doc); err != nil {
@@ -62,7 +66,7 @@ func (m markdown) Inline(src string, resolve Resolver) string {
 	if !parse.MarkdownWithinBudget(src) {
 		return html.EscapeString(strings.TrimSpace(src))
 	}
-	out := strings.TrimSpace(m.Block(src, resolve))
+	out := strings.TrimSpace(m.render(src, resolve))
 	if strings.HasPrefix(out, "<p>") && strings.HasSuffix(out, "</p>") && strings.Count(out, "<p>") == 1 {
 		return out[3 : len(out)-4]
 	}

@@ -1,6 +1,10 @@
 package site
 
-import "testing"
+import (
+	"html"
+	"strings"
+	"testing"
+)
 
 // TestInlinePlainMatchesMarkdown checks the fast path for plain lines gives
 // what the markdown renderer gives.
@@ -55,5 +59,25 @@ func TestUnsafeLinks(t *testing.T) {
 		if got := md.Inline(tc.src, nil); got != tc.want {
 			t.Errorf("%s: got %s, want %s", tc.src, got, tc.want)
 		}
+	}
+}
+
+// TestCostlyMarkdownIsPlainText: markdown over the cost budget (SPEC §6)
+// is shown as escaped text, a block in <pre>, a line inline; markdown
+// within it is rendered.
+func TestCostlyMarkdownIsPlainText(t *testing.T) {
+	md := newMarkdown()
+	costly := strings.Repeat("[a](<b", 20000) + "<script>"
+	if got, want := md.Block(costly, nil), `<pre class="plain-text">`+html.EscapeString(costly)+"</pre>\n"; got != want {
+		t.Errorf("Block: got %.80q…, want %.80q…", got, want)
+	}
+	if got, want := md.Inline(costly, nil), html.EscapeString(costly); got != want {
+		t.Errorf("Inline: got %.80q…, want %.80q…", got, want)
+	}
+	if got := md.Block(strings.Repeat("> ", 40)+"x", nil); !strings.HasPrefix(got, `<pre class="plain-text">&gt; &gt; `) {
+		t.Errorf("a line 40 quotes deep: got %.80q", got)
+	}
+	if got := md.Block("> > *a* [b](https://x/)", nil); !strings.Contains(got, "<blockquote>\n<blockquote>") || !strings.Contains(got, "<em>a</em>") {
+		t.Errorf("moderate markdown not rendered: %q", got)
 	}
 }
