@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/go-git/go-git/v5"
 )
 
 // TestFingerprint: the fingerprint changes when a file is added, edited
@@ -78,15 +76,7 @@ func TestFingerprint(t *testing.T) {
 	step("a new commit")
 	write("episodes/c.md", "c", when)
 	step("an untracked file")
-	r, err := git.PlainOpen(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt, err := r.Worktree()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := wt.Add("episodes/c.md"); err != nil {
+	if err := Stage(dir, "episodes/c.md"); err != nil {
 		t.Fatal(err)
 	}
 	step("staging it")

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/engramhq/engram/indexer/note"
-	"github.com/go-git/go-git/v5"
 )
 
 // TestOpenTracked checks that in a git repository only what git tracks is
@@ -41,15 +40,7 @@ mine
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := git.PlainOpen(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt, err := r.Worktree()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := wt.Add("episodes/staged.md"); err != nil {
+	if err := Stage(dir, "episodes/staged.md"); err != nil {
 		t.Fatal(err)
 	}
 
