@@ -128,11 +128,11 @@ func scanSecrets(ctx context.Context, repo *source.Repo, redact bool) (*secrets.
 	for i, f := range repo.Files {
 		paths[i] = f.Path
 	}
-	in, diags, err := secrets.ScanFS(ctx, repo.FS, paths)
+	in, fsys, diags, err := secrets.ScanFS(ctx, repo.FS, paths)
 	if err != nil {
 		return nil, nil, err
 	}
-	repo.FS = in.FS
+	repo.FS = fsys
 	for _, f := range in.Found {
 		d := note.Diagnostic{Path: f.Path, Line: f.Line, Col: f.Col, Severity: note.Error, Rule: "secret"}
 		what := fmt.Sprintf("secret found (rule %s, fingerprint %s)", f.Rule, f.Fingerprint)

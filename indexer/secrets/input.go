@@ -13,16 +13,12 @@ import (
 	"github.com/engramhq/engram/indexer/note"
 )
 
-// Input is a repository's files as a build may read them.
+// Input is what the secret scan of a repository's files found.
 type Input struct {
-	// FS serves the scanned files as they were read, with every secret
-	// that is not allowed redacted: what the build parses, so that no
-	// later message can quote a secret. A file whose secret could not be
-	// redacted is not served.
-	FS fs.FS
 	// Found are the secrets found, allowed or not, by path and position.
 	Found []Finding
-	// Withheld are the paths of the files FS does not serve.
+	// Withheld are the paths of the files whose secret could not be
+	// redacted: ScanFS's file system does not serve them.
 	Withheld map[string]bool
 	// Scanner is the scanner the files were scanned with; its Output
 	// scans the build's output.
@@ -30,15 +26,18 @@ type Input struct {
 }
 
 // ScanFS scans the files of fsys at paths (and reads IgnoreFile from its
-// root), on all cores. Problems in IgnoreFile are diagnostics.
-func ScanFS(ctx context.Context, fsys fs.FS, paths []string) (*Input, []note.Diagnostic, error) {
+// root), on all cores. It returns what it found, and a file system that
+// serves the files as they were read, with every secret that is not
+// allowed redacted: what the build parses, so that no later message can
+// quote a secret. Problems in IgnoreFile are diagnostics.
+func ScanFS(ctx context.Context, fsys fs.FS, paths []string) (*Input, fs.FS, []note.Diagnostic, error) {
 	ignore, err := fs.ReadFile(fsys, IgnoreFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, fmt.Errorf("read %s: %w", IgnoreFile, err)
+		return nil, nil, nil, fmt.Errorf("read %s: %w", IgnoreFile, err)
 	}
 	s, diags, err := New(ignore)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	type result struct {
 		data  []byte
@@ -57,7 +56,7 @@ func ScanFS(ctx context.Context, fsys fs.FS, paths []string) (*Input, []note.Dia
 		results[i] = result{data: clean, found: found, left: len(left) > 0}
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	in := &Input{Scanner: s, Withheld: map[string]bool{}}
 	files := make(map[string]memFile, len(paths))
@@ -73,8 +72,7 @@ func ScanFS(ctx context.Context, fsys fs.FS, paths []string) (*Input, []note.Dia
 			files[paths[i]] = memFile{data: r.data}
 		}
 	}
-	in.FS = memFS{files: files, under: fsys}
-	return in, diags, nil
+	return in, memFS{files: files, under: fsys}, diags, nil
 }
 
 // errWithheld is why FS does not serve a file.

@@ -3,6 +3,7 @@ package secrets
 import (
 	"context"
 	"crypto/sha256"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -33,8 +34,13 @@ func (s *Scanner) ScanDir(ctx context.Context, dir string) ([]Finding, error) {
 	seen := map[[sha256.Size]byte]bool{}
 	found := make([][]Finding, len(paths))
 	errs := make([]error, len(paths))
+	// Files are read into reused buffers: a Finding keeps nothing of the
+	// text, and an output is hundreds of megabytes.
+	buffers := sync.Pool{New: func() any { return new([]byte) }}
 	err = each(ctx, len(paths), func(i int) {
-		data, err := os.ReadFile(paths[i])
+		buf := buffers.Get().(*[]byte)
+		defer buffers.Put(buf)
+		data, err := readInto(buf, paths[i])
 		if err != nil {
 			errs[i] = err
 			return
@@ -70,4 +76,35 @@ func (s *Scanner) ScanDir(ctx context.Context, dir string) ([]Finding, error) {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
+}
+
+// readInto reads a file into *buf, grown as needed.
+func readInto(buf *[]byte, path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if n := int(info.Size()) + 1; cap(*buf) < n {
+		*buf = make([]byte, 0, n)
+	}
+	b := (*buf)[:0]
+	for {
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			*buf = b
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
