@@ -132,7 +132,8 @@ func TestIgnoreFileProblems(t *testing.T) {
 // A miss here is a known gap (BENCHMARKS.md, "Secret scanning").
 func TestBypasses(t *testing.T) {
 	s := scanner(t, "")
-	ghp := secretstest.Kinds(5)[0].Secret
+	ks := secretstest.Kinds(5)
+	ghp, awsSecret := ks[0].Secret, ks[3].Secret
 	pct := func(s string) string {
 		var b strings.Builder
 		for _, c := range []byte(s) {
@@ -158,6 +159,8 @@ func TestBypasses(t *testing.T) {
 		{"zero-width space", ghp[:20] + "\u200b" + ghp[20:], false},
 		{"HTML entity", strings.Replace(ghp, "_", "&#95;", 1), false},
 		{"reversed", reverse(ghp), false},
+		{"AWS secret key with no name", awsSecret, false},
+		{"AWS secret key in YAML", "aws_secret_access_key: " + awsSecret, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			text := "see " + c.text + "\n"
