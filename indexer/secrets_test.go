@@ -130,8 +130,7 @@ func reportTexts(r *indexer.Report, err error, log *bytes.Buffer) map[string][]b
 // TestSecretsRefused: every kind of secret in every place refuses the
 // build with an error diagnostic naming the file, the rule and the
 // fingerprint, and nothing is published; the secret is in no diagnostic,
-// no error and no log. gitleaks has no rule for a password in a URL: that
-// kind is published (a known gap, BENCHMARKS.md).
+// no error and no log.
 func TestSecretsRefused(t *testing.T) {
 	for _, c := range secretCases() {
 		t.Run(c.name(), func(t *testing.T) {
@@ -141,15 +140,6 @@ func TestSecretsRefused(t *testing.T) {
 			r, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, Log: &log, CacheDir: t.TempDir()})
 			if where := leaks(c.kind, reportTexts(r, err, &log)); len(where) > 0 {
 				t.Errorf("the secret is in %v", where)
-			}
-			if c.kind.Rule == "" {
-				if err != nil {
-					t.Fatalf("gitleaks now finds %s: %v; give the kind its rule", c.kind.Name, err)
-				}
-				if len(leaks(c.kind, tree(t, out))) == 0 {
-					t.Errorf("the password in a URL is not published any more: record it as found")
-				}
-				return
 			}
 			if !errors.Is(err, indexer.ErrRefused) {
 				t.Fatalf("build: %v, want refused", err)
@@ -220,9 +210,6 @@ func TestSecretsRedacted(t *testing.T) {
 	output := tree(t, out)
 	for _, c := range cases {
 		t.Run(c.name(), func(t *testing.T) {
-			if c.kind.Rule == "" {
-				return // not found, published as it is (TestSecretsRefused)
-			}
 			if where := leaks(c.kind, output); len(where) > 0 {
 				t.Errorf("the secret is published in %v", where)
 			}
@@ -312,11 +299,9 @@ func TestSecretsCLI(t *testing.T) {
 	files := map[string][]byte{}
 	var ks []secretstest.Kind
 	for _, k := range secretstest.Kinds(16) {
-		if k.Rule != "" {
-			c := newSecretCase(k, "body")
-			files[c.path] = c.data
-			ks = append(ks, k)
-		}
+		c := newSecretCase(k, "body")
+		files[c.path] = c.data
+		ks = append(ks, k)
 	}
 	repo := writeRepo(t, files)
 	out := filepath.Join(t.TempDir(), "public")

@@ -1,5 +1,6 @@
 // Package secrets finds credentials in text (API keys, tokens, private
-// keys, JWTs) with gitleaks' default rule set, and redacts them (SPEC §6).
+// keys, JWTs, passwords in URLs) with gitleaks' default rule set and
+// engram's rules in rules.toml, and redacts them (SPEC §6).
 // It is the only package of engram that imports gitleaks.
 //
 // A Finding says where a secret is, which rule matched and its gitleaks
@@ -10,6 +11,7 @@ package secrets
 
 import (
 	"crypto/sha256"
+	_ "embed"
 	"fmt"
 	"io"
 	"strings"
@@ -181,13 +183,19 @@ func (s *Scanner) index(whole []string) {
 	}
 }
 
-// defaultConfig reads gitleaks' default rules with a viper of its own:
-// detect.NewDetectorDefaultConfig uses viper's global instance, which two
-// builds at once would share.
+// ownRules are engram's rules, in gitleaks' format, for what gitleaks'
+// default rules miss (a password in a URL).
+//
+//go:embed rules.toml
+var ownRules string
+
+// defaultConfig reads gitleaks' default rules and ownRules after them
+// with a viper of its own: detect.NewDetectorDefaultConfig uses viper's
+// global instance, which two builds at once would share.
 func defaultConfig() (config.Config, error) {
 	v := viper.New()
 	v.SetConfigType("toml")
-	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
+	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig + "\n" + ownRules)); err != nil {
 		return config.Config{}, err
 	}
 	var vc config.ViperConfig

@@ -70,8 +70,8 @@ func Kinds(seed uint64) []Kind {
 		{"anthropic", "anthropic-api-key", "ANTHROPIC " + anthropic, anthropic},
 		{"private-key", "private-key", begin + "\n" + key + "\n" + end, key},
 		{"jwt", "jwt", "bearer " + jwt, jwt},
-		// gitleaks has no rule for a password in a URL (gitleaks issues
-		// #1094, #2089, #2279): its default rules miss it.
-		{"url-credentials", "", "postgres://admin:" + password + "@db.example.com:5432/app", password},
+		// gitleaks' default rules have none for a password in a URL
+		// (gitleaks issues #1094, #2089, #2279): the rule is engram's own.
+		{"url-credentials", "url-credentials", "postgres://admin:" + password + "@db.example.com:5432/app", password},
 	}
 }
