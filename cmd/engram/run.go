@@ -47,9 +47,10 @@ Queries (episodes ... similar) take --repo and --now too. They answer from
 the cache the last build left (in $ENGRAM_CACHE_DIR, or the user's cache
 directory), and read the repository again when it has changed since.
 
-A build refuses when a file holds a secret (gitleaks' default rules):
-allow a false positive by its fingerprint in .gitleaksignore, or build
-with --redact to publish it as [REDACTED:rule].
+A build refuses when a file holds a secret (gitleaks' default rules, and
+engram's own for a password in a URL): allow a false positive by its
+fingerprint in .gitleaksignore, or build with --redact to publish it as
+[REDACTED:rule].
 `
 
 // queries are the commands that answer from the query cache.
