@@ -205,7 +205,7 @@ func (b *builder) contradicted(n *note.Note, s *Stats) {
 	lines := map[string]bool{}
 	for _, e := range s.Evidence {
 		lines[e.Outcome] = true
-		if v, ok := outcomeValue[e.Own]; ok {
+		if v, ok := note.Outcome(e.Own).Value(); ok {
 			sum += v
 			s.EpisodeOutcomes++
 		}

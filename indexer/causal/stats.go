@@ -38,8 +38,6 @@ type EvidenceRef struct {
 	Own     string
 }
 
-var outcomeValue = map[string]float64{"success": 1, "partial": 0.5, "failure": 0}
-
 // Wilson returns the lower bound of the Wilson score interval for a rate p
 // over n trials at z = 1.96.
 func Wilson(p float64, n int) float64 {
@@ -54,7 +52,8 @@ func patternStats(p *note.Pattern, evidence []EvidenceRef) Stats {
 	if len(evidence) > 0 {
 		sum := 0.0
 		for _, e := range evidence {
-			sum += outcomeValue[e.Outcome]
+			v, _ := note.Outcome(e.Outcome).Value()
+			sum += v
 		}
 		s.Source = "evidence"
 		s.Occurrences = len(evidence)

@@ -190,16 +190,16 @@ func TestRemoveLines(t *testing.T) {
 func TestOutcome(t *testing.T) {
 	for _, tc := range []struct {
 		result any
-		want   float64
+		want   note.Outcome
 		ok     bool
 	}{
-		{true, 1, true}, {false, 0, true},
-		{"success", 1, true}, {" Passed ", 1, true}, {"ok", 1, true},
-		{"partial", 0.5, true}, {"FAILED", 0, true}, {"error", 0, true},
-		{map[string]any{"success": false, "status": "success"}, 0, true},
-		{map[string]any{"status": "partial"}, 0.5, true},
-		{map[string]any{"outcome": "failure"}, 0, true},
-		{nil, 0, false}, {"maybe", 0, false}, {json.Number("1"), 0, false}, {map[string]any{"code": 200}, 0, false},
+		{true, note.Success, true}, {false, note.Failure, true},
+		{"success", note.Success, true}, {" Passed ", note.Success, true}, {"ok", note.Success, true},
+		{"partial", note.Partial, true}, {"FAILED", note.Failure, true}, {"error", note.Failure, true},
+		{map[string]any{"success": false, "status": "success"}, note.Failure, true},
+		{map[string]any{"status": "partial"}, note.Partial, true},
+		{map[string]any{"outcome": "failure"}, note.Failure, true},
+		{nil, "", false}, {"maybe", "", false}, {json.Number("1"), "", false}, {map[string]any{"code": 200}, "", false},
 	} {
 		got, ok := Outcome(tc.result)
 		if got != tc.want || ok != tc.ok {

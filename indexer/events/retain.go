@@ -107,9 +107,9 @@ func count(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// Outcome reads an event's data.result as an outcome: success (1),
-// partial (0.5) or failure (0). ok is false when there is no result, or
-// it says none of these. A result is read as:
+// Outcome reads an event's data.result as an outcome: success, partial
+// or failure. ok is false when there is no result, or it says none of
+// these. A result is read as:
 //
 //   - true or false;
 //   - a string, ignoring case and surrounding space: success, succeeded,
@@ -118,16 +118,16 @@ func count(n int, what string) string {
 //     error, errored, false (failure);
 //   - an object: its "success" (true or false), else its "status", else
 //     its "outcome", read as above.
-func Outcome(result any) (float64, bool) {
+func Outcome(result any) (note.Outcome, bool) {
 	switch r := result.(type) {
 	case bool:
 		if r {
-			return 1, true
+			return note.Success, true
 		}
-		return 0, true
+		return note.Failure, true
 	case string:
-		v, ok := outcomeWords[strings.ToLower(strings.TrimSpace(r))]
-		return v, ok
+		o, ok := outcomeWords[strings.ToLower(strings.TrimSpace(r))]
+		return o, ok
 	case map[string]any:
 		if s, ok := r["success"].(bool); ok {
 			return Outcome(s)
@@ -138,25 +138,17 @@ func Outcome(result any) (float64, bool) {
 			}
 		}
 	}
-	return 0, false
+	return "", false
 }
 
-var outcomeWords = map[string]float64{
-	"success": 1, "succeeded": 1, "successful": 1, "ok": 1, "pass": 1, "passed": 1,
-	"complete": 1, "completed": 1, "done": 1, "true": 1,
-	"partial": 0.5, "partially": 0.5,
-	"failure": 0, "failed": 0, "fail": 0, "error": 0, "errored": 0, "false": 0,
-}
-
-// OutcomeName names an outcome score: success, partial or failure.
-func OutcomeName(v float64) string {
-	switch {
-	case v >= 1:
-		return "success"
-	case v > 0:
-		return "partial"
-	}
-	return "failure"
+// outcomeWords are the words tools write for an outcome.
+var outcomeWords = map[string]note.Outcome{
+	"success": note.Success, "succeeded": note.Success, "successful": note.Success, "ok": note.Success,
+	"pass": note.Success, "passed": note.Success, "complete": note.Success, "completed": note.Success,
+	"done": note.Success, "true": note.Success,
+	"partial": note.Partial, "partially": note.Partial,
+	"failure": note.Failure, "failed": note.Failure, "fail": note.Failure, "error": note.Failure,
+	"errored": note.Failure, "false": note.Failure,
 }
 
 // RemoveLines returns src without the given lines (1-based, sorted), as

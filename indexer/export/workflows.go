@@ -117,8 +117,9 @@ func (x *exporter) workflow(id, slug string, evs []events.Event) Workflow {
 		}
 		ev := WorkflowEvent{ID: e.ID, WorkflowID: e.WorkflowID, EventType: e.Type, UnknownType: !events.Known(e.Type), TaskID: e.TaskID,
 			Timestamp: EventTime(e.Time), Data: e.Data, Source: EventSource{Path: e.Path, Line: e.Line}}
-		if v, ok := events.Outcome(e.Data["result"]); ok {
-			ev.Outcome = events.OutcomeName(v)
+		if o, ok := events.Outcome(e.Data["result"]); ok {
+			v, _ := o.Value()
+			ev.Outcome = string(o)
 			sum += v
 			w.Results++
 		}

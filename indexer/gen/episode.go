@@ -137,7 +137,7 @@ func decisions(d *doc, r *rand.Rand, at time.Time) []Decision {
 		dec.Chosen = opts[r.IntN(len(opts))]
 		d.line("- **Chosen**: ", dec.Chosen)
 		d.line("- **Rationale**: It keeps the ", pick(r, subjects), " simple")
-		dec.Outcome = outcomes[r.IntN(len(outcomes))]
+		dec.Outcome = outcome(r.IntN(3))
 		d.line("- **Outcome**: ", dec.Outcome)
 		if k < n {
 			d.line("- **Effects**: [[", decisionID(k+1), "]]")

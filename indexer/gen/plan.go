@@ -10,10 +10,9 @@ import (
 	"github.com/engramhq/engram/indexer/note"
 )
 
-// Outcomes, in the order the evidence bias tables below index them.
-var outcomes = []string{"success", "partial", "failure"}
-
-var outcomeScore = map[string]float64{"success": 1, "partial": 0.5, "failure": 0}
+// outcome is the i-th outcome, in the order the evidence bias tables
+// below index them (note.Outcomes: success, partial, failure).
+func outcome(i int) string { return string(note.Outcomes()[i]) }
 
 // item is a note being generated: its ground truth plus what is needed to
 // render it again when a later commit modifies it.
@@ -137,16 +136,16 @@ func pickOutcome(r *rand.Rand, weights [3]int) string {
 	x := r.IntN(100)
 	for i, w := range weights {
 		if x < w {
-			return outcomes[i]
+			return outcome(i)
 		}
 		x -= w
 	}
-	return outcomes[2]
+	return outcome(2)
 }
 
 func outcomeIndex(o string) int {
-	for i, s := range outcomes {
-		if s == o {
+	for i, s := range note.Outcomes() {
+		if string(s) == o {
 			return i
 		}
 	}
@@ -270,7 +269,8 @@ func (g *generator) planEvidence(it *item, j, c int) {
 	}
 	sum := 0.0
 	for _, e := range p.Evidence {
-		sum += outcomeScore[e.Outcome]
+		v, _ := note.Outcome(e.Outcome).Value()
+		sum += v
 	}
 	p.SuccessRate, p.Occurrences, p.StatsSource = sum/float64(len(p.Evidence)), len(p.Evidence), "evidence"
 	p.DeclaredSuccessRate, p.DeclaredOccurrences = round2(p.SuccessRate), p.Occurrences

@@ -75,8 +75,8 @@ func (w *walker) decisionField(it item) {
 		d.Rationale = value
 	case "outcome":
 		d.Outcome = strings.ToLower(value)
-		if d.Outcome != "" && !outcomes[d.Outcome] {
-			w.report(it.off, note.Warning, "decision-outcome", "decision outcome %q is not success, partial or failure", value)
+		if d.Outcome != "" && !note.Outcome(d.Outcome).Valid() {
+			w.report(it.off, note.Warning, "decision-outcome", "decision outcome %q is not "+note.OutcomeList, value)
 		}
 	case "effects":
 		d.Effects = w.itemLinks(it)
@@ -140,10 +140,10 @@ func (w *walker) evidence(it item) {
 	ev := note.Evidence{Target: splitLink(m[1]).Target, Line: line, Col: col}
 	outcome := strings.ToLower(strings.Trim(m[2], ".,;:()"))
 	rest := strings.TrimSpace(m[3])
-	if outcomes[outcome] {
+	if note.Outcome(outcome).Valid() {
 		ev.Outcome = outcome
 	} else {
-		w.report(off, note.Warning, "evidence-outcome", "evidence for %s has outcome %q, not success, partial or failure; it is not counted", ev.Target, m[2])
+		w.report(off, note.Warning, "evidence-outcome", "evidence for %s has outcome %q, not "+note.OutcomeList+"; it is not counted", ev.Target, m[2])
 		rest = strings.TrimSpace(m[2] + " " + rest)
 	}
 	ev.Text = strings.TrimSpace(strings.TrimLeft(rest, "-–—:, "))

@@ -7,9 +7,6 @@ import (
 	"github.com/engramhq/engram/indexer/note"
 )
 
-// Outcomes an episode, a decision or an evidence line may have.
-var outcomes = map[string]bool{"success": true, "partial": true, "failure": true}
-
 // common reads the front matter every note may have.
 func (s *state) common(f *fields) {
 	n := &s.n
@@ -45,9 +42,9 @@ func episodeFields(f *fields) *note.Episode {
 	switch {
 	case e.Outcome == "" && f.broken:
 	case e.Outcome == "":
-		f.report("outcome", note.Error, "missing-field", "episode has no outcome (success, partial or failure)")
-	case !outcomes[e.Outcome]:
-		f.report("outcome", note.Error, "episode-outcome", "outcome %q is not success, partial or failure", e.Outcome)
+		f.report("outcome", note.Error, "missing-field", "episode has no outcome ("+note.OutcomeList+")")
+	case !note.Outcome(e.Outcome).Valid():
+		f.report("outcome", note.Error, "episode-outcome", "outcome %q is not "+note.OutcomeList, e.Outcome)
 	}
 	if e.Task == "" && !f.broken {
 		f.report("task", note.Error, "missing-field", "episode has no task")

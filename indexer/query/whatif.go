@@ -9,6 +9,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 )
 
 // Decisions is `engram decisions EPISODE`: an episode's decisions in the
@@ -78,8 +79,6 @@ type Precedent struct {
 	URL     string `json:"url"`
 }
 
-var outcomeValue = map[string]float64{"success": 1, "partial": 0.5, "failure": 0}
-
 // WhatIf weighs the options of one decision that were not chosen (or only
 // option, when given). Options and chosen values match when they are the
 // same words, ignoring case and punctuation; types match ignoring case,
@@ -129,7 +128,7 @@ func (s *Snapshot) alternative(episode, typ, option string) Alternative {
 				continue
 			}
 			outcome := firstNonEmpty(d.Outcome, e.Outcome)
-			v, known := outcomeValue[outcome]
+			v, known := note.Outcome(outcome).Value()
 			if !known {
 				continue // an invalid outcome was reported when the note was read
 			}
