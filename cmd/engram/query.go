@@ -15,6 +15,7 @@ import (
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/bootstrap"
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/query"
 )
 
@@ -104,17 +105,15 @@ func table(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 0, 
 
 func cmdEpisodes(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, q := newQueryFlags("episodes")
-	outcome := fs.String("outcome", "", "success, partial or failure")
+	outcome := fs.String("outcome", "", note.OutcomeList)
 	since := fs.String("since", "", "dated at or after: a duration back from the reference time (7d, 36h, 2w) or a date")
 	tag := fs.String("tag", "", "with this tag")
 	task := fs.String("task", "", "whose task contains this text")
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
 	}
-	switch *outcome {
-	case "", "success", "partial", "failure":
-	default:
-		return fmt.Errorf("%w: episodes: --outcome must be success, partial or failure, not %q", errUsage, *outcome)
+	if *outcome != "" && !note.Outcome(*outcome).Valid() {
+		return fmt.Errorf("%w: episodes: --outcome must be %s, not %q", errUsage, note.OutcomeList, *outcome)
 	}
 	snap, err := q.snapshot(ctx, stderr, indexer.PartEpisodes)
 	if err != nil {
