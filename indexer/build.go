@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -100,25 +101,35 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 
 	clock.start("export")
 	docs := export.Documents(in.Export)
-	if err := addBootstrap(docs, opt.Budget, in.Config); err != nil {
-		return r, err
-	}
-	// The search documents serve the static index, the similar episodes
-	// and the cached bleve index alike.
-	sdocs := search.DocsFromSite(docs)
-	if err := addStaticSearch(docs, sdocs); err != nil {
-		return r, err
-	}
 	for k, v := range docs.Manifest.Counts {
 		r.Counts[k] = v
 	}
 	if err := refuseShrink(opt, docs, r); err != nil {
 		return r, err
 	}
+	// The bootstrap's candidates are made once: the build fits them to
+	// its budget, the cache keeps them for `engram bootstrap --budget`.
+	boot := bootstrap.Build(docs)
+	budget := opt.Budget
+	if budget == 0 {
+		budget = *in.Config.Bootstrap.Budget
+	}
+	bootFiles, err := bootstrapFiles(boot, budget)
+	if err != nil {
+		return r, err
+	}
+	// The search documents serve the static index, the similar episodes
+	// and the cached bleve index alike.
+	sdocs := search.DocsFromSite(docs)
+	static, err := staticSearchFiles(sdocs)
+	if err != nil {
+		return r, err
+	}
 	clock.start("similar")
-	sim := addSimilar(docs, sdocs)
+	sim := search.NewSimilarity(sdocs)
+	pub := docs.With(export.Later{Similar: similarEpisodes(sim), Budget: budget, Files: slices.Concat(bootFiles, static)})
 	clock.start("api")
-	files, err := docs.Files()
+	files, err := pub.Files()
 	if err != nil {
 		return r, err
 	}
@@ -128,7 +139,7 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 		// are also the JSON twins of the pages that show them.
 		written := make(chan error, 1)
 		go func() { written <- writeFiles(dir, files) }()
-		err := site.Render(ctx, docs, dir, site.Options{Log: opt.Log, API: files, Stage: clock.start})
+		err := site.Render(ctx, pub, dir, site.Options{Log: opt.Log, API: files, Stage: clock.start})
 		if err := errors.Join(err, <-written); err != nil {
 			return err
 		}
@@ -146,7 +157,7 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 		clock.start("cache+search")
 		r.CacheErr = fpErr
 		if fpErr == nil {
-			r.CacheErr = saveCache(opt, fp, docs, sdocs, sim)
+			r.CacheErr = saveCache(opt, fp, snapshotOf(docs, boot, sim), sdocs)
 		}
 	}
 	clock.stop()
@@ -183,52 +194,52 @@ func scanOutput(ctx context.Context, sec *secrets.Input, dir string) error {
 		ErrRefused, len(found), strings.Join(list, "\n  "))
 }
 
-// addSimilar fills in every episode's similar episodes (SPEC §3), and
-// returns the model they come from.
-func addSimilar(docs *export.Site, sdocs []search.Doc) *search.Similarity {
-	sim := search.NewSimilarity(sdocs)
-	all := sim.All(SimilarEpisodes)
-	for i := range docs.Episodes {
-		e := &docs.Episodes[i]
-		for _, m := range all[e.ID] {
-			e.Similar = append(e.Similar, export.Similar{ID: m.ID, Score: m.Score, URL: m.URL})
+// similarEpisodes lists every episode's similar episodes (SPEC §3), by
+// episode id.
+func similarEpisodes(sim *search.Similarity) map[string][]export.Similar {
+	out := map[string][]export.Similar{}
+	for id, ms := range sim.All(SimilarEpisodes) {
+		for _, m := range ms {
+			out[id] = append(out[id], export.Similar{ID: m.ID, Score: m.Score, URL: m.URL})
 		}
 	}
-	return sim
+	return out
+}
+
+// snapshotOf is what the queries answer from: the documents, the
+// bootstrap's candidates and the similarity model of one build.
+func snapshotOf(docs *export.Site, boot bootstrap.Candidates, sim *search.Similarity) *query.Snapshot {
+	snap := query.FromSite(docs, boot)
+	snap.Similar = sim
+	return snap
 }
 
 // SimilarEpisodes is how many similar episodes an episode lists.
 const SimilarEpisodes = 5
 
-// addBootstrap fits the bootstrap to its budget and adds bootstrap.json
-// and bootstrap.md to the documents.
-func addBootstrap(docs *export.Site, budget int, cfg Config) error {
-	if budget == 0 {
-		budget = *cfg.Bootstrap.Budget
-	}
-	docs.Budget = budget
-	_, js, md, err := bootstrap.Fit(bootstrap.Build(docs), budget)
+// bootstrapFiles fits the bootstrap to its budget: bootstrap.json,
+// bootstrap.md and their schema.
+func bootstrapFiles(boot bootstrap.Candidates, budget int) ([]export.File, error) {
+	_, js, md, err := bootstrap.Fit(boot, budget)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	schema, err := json.MarshalIndent(export.Schema("bootstrap.schema.json", "engram bootstrap: what an agent reads at session start", bootstrap.Bootstrap{}), "", "  ")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	docs.Extra = append(docs.Extra,
-		export.File{Path: "api/v1/bootstrap.json", Data: js},
-		export.File{Path: "api/v1/bootstrap.md", Data: md},
-		export.File{Path: "api/v1/schema/bootstrap.schema.json", Data: append(schema, '\n')})
-	return nil
+	return []export.File{
+		{Path: "api/v1/bootstrap.json", Data: js},
+		{Path: "api/v1/bootstrap.md", Data: md},
+		{Path: "api/v1/schema/bootstrap.schema.json", Data: append(schema, '\n')},
+	}, nil
 }
 
-func saveCache(opt Options, fp string, docs *export.Site, sdocs []search.Doc, sim *search.Similarity) error {
+func saveCache(opt Options, fp string, snap *query.Snapshot, sdocs []search.Doc) error {
 	dir, err := cacheDir(opt.Repo, opt.CacheDir)
 	if err != nil {
 		return err
 	}
-	snap := query.FromSite(docs)
-	snap.Similar = sim
 	return writeCache(dir, opt, fp, snap, sdocs)
 }
 
@@ -284,13 +295,13 @@ func newRepoError(dir string, err error) error {
 	return err
 }
 
-// addStaticSearch adds the site's static search index (api/v1/search/).
-func addStaticSearch(docs *export.Site, sdocs []search.Doc) error {
+// staticSearchFiles are the site's static search index (api/v1/search/)
+// and its schemas.
+func staticSearchFiles(sdocs []search.Doc) ([]export.File, error) {
 	files, err := search.StaticFiles(search.StaticDocs(sdocs))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	docs.Extra = append(docs.Extra, files...)
 	for _, sc := range []struct {
 		name, title string
 		v           any
@@ -301,9 +312,9 @@ func addStaticSearch(docs *export.Site, sdocs []search.Doc) error {
 	} {
 		data, err := json.MarshalIndent(export.Schema(sc.name+".schema.json", sc.title, sc.v), "", "  ")
 		if err != nil {
-			return err
+			return nil, err
 		}
-		docs.Extra = append(docs.Extra, export.File{Path: "api/v1/schema/" + sc.name + ".schema.json", Data: append(data, '\n')})
+		files = append(files, export.File{Path: "api/v1/schema/" + sc.name + ".schema.json", Data: append(data, '\n')})
 	}
-	return nil
+	return files, nil
 }

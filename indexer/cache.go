@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/engramhq/engram/indexer/bootstrap"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/query"
 	"github.com/engramhq/engram/indexer/search"
@@ -116,9 +117,8 @@ func Snapshot(ctx context.Context, opt Options, parts Part) (*query.Snapshot, Sn
 		return nil, SnapshotInfo{}, err
 	}
 	site := export.Documents(in.Export)
-	snap := query.FromSite(site)
 	docs := search.DocsFromSite(site)
-	snap.Similar = search.NewSimilarity(docs)
+	snap := snapshotOf(site, bootstrap.Build(site), search.NewSimilarity(docs))
 	info := SnapshotInfo{Refreshed: true, Diagnostics: len(in.Diagnostics), Errors: in.Counts["errors"]}
 	info.CacheErr = writeCache(dir, opt, fp, snap, docs)
 	if parts&PartSearch != 0 {

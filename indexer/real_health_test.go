@@ -11,6 +11,7 @@ import (
 
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/aiagents"
+	"github.com/engramhq/engram/indexer/bootstrap"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/query"
 )
@@ -155,7 +156,7 @@ func TestRealLeadsToAndPaths(t *testing.T) {
 	if share := h.LeadsToConsecutiveShare; share < 0.7 || share > 0.8 {
 		t.Errorf("consecutive share of leads_to %v, want about 0.75", share)
 	}
-	snap := query.FromSite(export.Documents(in.Export))
+	snap := query.FromSite(export.Documents(in.Export), bootstrap.Candidates{})
 	const ep = "episode-2026-07-25-session-3324-windows-home-isolation"
 	for _, to := range []string{ep + "#e005", ep + "#e001"} {
 		p, err := snap.StrongestPath(ep, to, 5)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/bootstrap"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/query"
@@ -246,7 +247,7 @@ func TestCausalReasoningGenerated(t *testing.T) {
 		if err != nil || info.Refreshed {
 			t.Fatalf("second snapshot: refreshed %v, error %v", info.Refreshed, err)
 		}
-		fresh := query.FromSite(docs)
+		fresh := query.FromSite(docs, bootstrap.Candidates{})
 		for name, pair := range map[string][2]any{
 			"patterns": {again.Patterns, fresh.Patterns}, "episodes": {again.Episodes, fresh.Episodes},
 			"edges": {again.Graph.Edges, fresh.Graph.Edges}, "nodes": {again.Graph.Nodes, fresh.Graph.Nodes},

@@ -59,8 +59,8 @@ type Episode struct {
 	Relations    []Relation         `json:"relations"`
 	Links        []Link             `json:"links"`
 	Backlinks    []Ref              `json:"backlinks"`
-	// Similar are the most similar other episodes (SPEC §3), filled in by
-	// the search stage; [] until then.
+	// Similar are the most similar other episodes (SPEC §3), which the
+	// search stage finds (Site.With); [] until then.
 	Similar []Similar `json:"similar"`
 	// RelatedWork are the episodes that name the same pull request or
 	// issue, branch or file path (SPEC §3): navigation, not a causal
@@ -409,10 +409,11 @@ type Site struct {
 	// notes, sorted by file and position (diagnostics.json): the site
 	// lists them for the notes' authors.
 	Diagnostics []Diagnostic
-	// Extra are files made by later stages (the bootstrap), written and
-	// listed in the manifest with the rest.
-	Extra []File
-	// Budget is the bootstrap's token budget, named in llms.txt.
+	// Extra are files made by later stages (the bootstrap, the static
+	// search index), written and listed in the manifest with the rest;
+	// Budget is the bootstrap's token budget, named in llms.txt. Both
+	// are set by With, on a copy.
+	Extra  []File
 	Budget int
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/engramhq/engram/indexer/bootstrap"
 	"github.com/engramhq/engram/indexer/export"
 )
 
@@ -33,7 +34,7 @@ func TestSimilarEvents(t *testing.T) {
 			ev("no-context", "2026-08-09T00:00:00Z", ``),
 		},
 	}}}
-	snap := FromSite(site)
+	snap := FromSite(site, bootstrap.Candidates{})
 	if len(snap.Events) != 7 {
 		t.Fatalf("%d events with a context, want 7", len(snap.Events))
 	}

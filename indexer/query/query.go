@@ -78,8 +78,9 @@ type Node struct {
 	Type string `json:"type"`
 }
 
-// FromSite takes a snapshot of a build's documents.
-func FromSite(s *export.Site) *Snapshot {
+// FromSite takes a snapshot of a build's documents and the bootstrap's
+// candidates made from them.
+func FromSite(s *export.Site, boot bootstrap.Candidates) *Snapshot {
 	snap := &Snapshot{ReferenceTime: s.ReferenceTime, Commit: s.Manifest.Commit}
 	for _, e := range s.Episodes {
 		snap.Episodes = append(snap.Episodes, Episode{EpisodeSummary: e.EpisodeSummary, Decisions: e.Decisions})
@@ -89,7 +90,7 @@ func FromSite(s *export.Site) *Snapshot {
 		snap.Patterns = append(snap.Patterns, p)
 	}
 	snap.Antipatterns = s.Antipatterns
-	snap.Bootstrap = bootstrap.Build(s)
+	snap.Bootstrap = boot
 	for _, n := range s.Graph.Nodes {
 		snap.Graph.Nodes = append(snap.Graph.Nodes, Node{ID: n.ID, Type: n.Type})
 	}
