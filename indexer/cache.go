@@ -18,6 +18,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/bootstrap"
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/query"
 	"github.com/engramhq/engram/indexer/search"
 	"github.com/engramhq/engram/indexer/source"
@@ -272,12 +273,12 @@ func newCachedGraph(g query.Graph) (cachedGraph, error) {
 }
 
 func (c cachedGraph) graph() query.Graph {
-	nodes, edges := make([]query.Node, len(c.IDs)), make([]export.Edge, len(c.Src))
+	nodes, edges := make([]query.Node, len(c.IDs)), make([]note.Edge, len(c.Src))
 	for i := range c.IDs {
 		nodes[i] = query.Node{ID: c.IDs[i], Type: c.Types[i]}
 	}
 	for i := range c.Src {
-		edges[i] = export.Edge{Source: c.IDs[c.Src[i]], Target: c.IDs[c.Dst[i]], Type: c.EdgeTypes[c.Type[i]], Weight: c.Weight[i], EvidenceCount: int(c.Count[i])}
+		edges[i] = note.Edge{Source: c.IDs[c.Src[i]], Target: c.IDs[c.Dst[i]], Type: c.EdgeTypes[c.Type[i]], Weight: c.Weight[i], EvidenceCount: int(c.Count[i])}
 	}
 	return query.IndexedGraph(nodes, edges, c.Src, c.Dst)
 }

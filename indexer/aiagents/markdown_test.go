@@ -170,13 +170,13 @@ func partIDs(jsonNotes, mdNotes []note.Note) map[string]string {
 			continue
 		}
 		for i, d := range jn.Episode.Decisions {
-			if k := causal.PartID(jn.Title, d.ID); rename[k] == "" && i < len(mn.Episode.Decisions) {
-				rename[k] = causal.PartID(jn.Title, mn.Episode.Decisions[i].ID)
+			if k := note.PartID(jn.Title, d.ID); rename[k] == "" && i < len(mn.Episode.Decisions) {
+				rename[k] = note.PartID(jn.Title, mn.Episode.Decisions[i].ID)
 			}
 		}
 		for i, ev := range jn.Episode.Events {
-			if k := causal.PartID(jn.Title, ev.ID); rename[k] == "" && i < len(mn.Episode.Events) {
-				rename[k] = causal.PartID(jn.Title, mn.Episode.Events[i].ID)
+			if k := note.PartID(jn.Title, ev.ID); rename[k] == "" && i < len(mn.Episode.Events) {
+				rename[k] = note.PartID(jn.Title, mn.Episode.Events[i].ID)
 			}
 		}
 	}

@@ -119,7 +119,7 @@ func checkCorpusStats(t *testing.T, c gen.Corpus, notes []note.Note, res Result)
 
 func checkCorpusEdges(t *testing.T, c gen.Corpus, res Result) {
 	t.Helper()
-	edges := map[[3]string]Edge{}
+	edges := map[[3]string]note.Edge{}
 	for _, e := range res.Edges {
 		edges[[3]string{e.Source, e.Target, e.Type}] = e
 	}

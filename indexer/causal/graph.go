@@ -72,17 +72,6 @@ type Node struct {
 	Part string
 }
 
-// PartID is the node id of a decision or event of an episode.
-func PartID(episode, part string) string { return episode + "#" + part }
-
-// Edge is a typed, weighted edge. Duplicate edges (same source, target and
-// type) are merged and counted in EvidenceCount.
-type Edge struct {
-	Source, Target, Type string
-	Weight               float64
-	EvidenceCount        int
-}
-
 // Dangling is a link whose target resolves to no note.
 type Dangling struct {
 	From   string // title of the note holding the link
@@ -92,8 +81,8 @@ type Dangling struct {
 // Result is the output of the graph stage. Slices indexed by note follow
 // the order of the notes given to Build.
 type Result struct {
-	Nodes []Node // sorted by ID
-	Edges []Edge // sorted by source, target, type
+	Nodes []Node      // sorted by ID
+	Edges []note.Edge // sorted by source, target, type
 	// Stats holds pattern statistics; zero for notes that are not patterns.
 	Stats []Stats
 	// Links holds, for each note and each of its Links, the index of the
@@ -123,7 +112,7 @@ const (
 // Build resolves links and builds the graph. notes must be in a stable
 // order (the indexer sorts them by path).
 func Build(notes []note.Note, opt Options) Result {
-	b := &builder{notes: notes, opt: opt, ix: NewIndex(notes), edges: map[edgeKey]*Edge{}}
+	b := &builder{notes: notes, opt: opt, ix: NewIndex(notes), edges: map[edgeKey]*note.Edge{}}
 	b.resolveLinks()
 	b.provenance()
 	b.episodeFlags()
@@ -146,7 +135,7 @@ type builder struct {
 	opt   Options
 	ix    *Index
 	r     Result
-	edges map[edgeKey]*Edge
+	edges map[edgeKey]*note.Edge
 	// events are the event nodes: those that take part in an edge.
 	events map[string]bool
 }
@@ -283,10 +272,10 @@ func (b *builder) nodes() {
 		case n.Episode != nil:
 			b.r.Nodes = append(b.r.Nodes, Node{ID: n.Title, Type: TypeEpisode, Label: firstNonEmpty(n.Episode.Task, n.Title), Note: i})
 			for _, d := range n.Episode.Decisions {
-				b.r.Nodes = append(b.r.Nodes, Node{ID: PartID(n.Title, d.ID), Type: TypeDecision, Label: firstNonEmpty(d.Title, d.Chosen, d.ID), Note: i, Part: d.ID})
+				b.r.Nodes = append(b.r.Nodes, Node{ID: note.PartID(n.Title, d.ID), Type: TypeDecision, Label: firstNonEmpty(d.Title, d.Chosen, d.ID), Note: i, Part: d.ID})
 			}
 			for _, ev := range n.Episode.Events {
-				if id := PartID(n.Title, ev.ID); b.events[id] {
+				if id := note.PartID(n.Title, ev.ID); b.events[id] {
 					b.r.Nodes = append(b.r.Nodes, Node{ID: id, Type: TypeEvent, Label: firstNonEmpty(ev.Text, ev.ID), Note: i, Part: ev.ID})
 				}
 			}
@@ -360,7 +349,7 @@ func (b *builder) decisionEdges() {
 			continue
 		}
 		for _, d := range n.Episode.Decisions {
-			from := PartID(n.Title, d.ID)
+			from := note.PartID(n.Title, d.ID)
 			for _, l := range d.Effects {
 				to, ok := b.effectTarget(n, l)
 				switch {
@@ -379,7 +368,7 @@ func (b *builder) decisionEdges() {
 // effectTarget resolves one Effects link to a node id.
 func (b *builder) effectTarget(n *note.Note, l note.Link) (string, bool) {
 	if hasDecision(n.Episode, l.Target) {
-		return PartID(n.Title, decisionID(n.Episode, l.Target)), true
+		return note.PartID(n.Title, decisionID(n.Episode, l.Target)), true
 	}
 	t, ok := b.ix.Resolve(l.Target)
 	if !ok {
@@ -388,7 +377,7 @@ func (b *builder) effectTarget(n *note.Note, l note.Link) (string, bool) {
 	target := &b.notes[t]
 	switch {
 	case l.Heading != "" && target.Episode != nil && hasDecision(target.Episode, l.Heading):
-		return PartID(target.Title, decisionID(target.Episode, l.Heading)), true
+		return note.PartID(target.Title, decisionID(target.Episode, l.Heading)), true
 	case target.Episode != nil || target.Pattern != nil:
 		return target.Title, true
 	}
@@ -437,7 +426,7 @@ func (b *builder) eventEdges() {
 				b.report(n.Path, ev.Line, 1, note.Warning, "causal-self-loop", "event %s names itself as cause or effect; not a graph edge", ev.ID)
 			case !seen[[2]string{f, t}]:
 				seen[[2]string{f, t}] = true
-				src, dst := PartID(n.Title, f), PartID(n.Title, t)
+				src, dst := note.PartID(n.Title, f), note.PartID(n.Title, t)
 				b.events[src], b.events[dst] = true, true
 				b.addEdge(src, dst, LeadsTo, DefaultWeight)
 			}
@@ -462,10 +451,10 @@ func (b *builder) containsEdges() {
 			continue
 		}
 		for _, d := range n.Episode.Decisions {
-			b.addEdge(n.Title, PartID(n.Title, d.ID), Contains, 1)
+			b.addEdge(n.Title, note.PartID(n.Title, d.ID), Contains, 1)
 		}
 		for _, ev := range n.Episode.Events {
-			if id := PartID(n.Title, ev.ID); b.events[id] {
+			if id := note.PartID(n.Title, ev.ID); b.events[id] {
 				b.addEdge(n.Title, id, Contains, 1)
 			}
 		}
@@ -479,7 +468,7 @@ func (b *builder) addEdge(source, target, typ string, w float64) {
 		e.Weight = math.Max(e.Weight, w)
 		return
 	}
-	b.edges[k] = &Edge{Source: source, Target: target, Type: typ, Weight: w, EvidenceCount: 1}
+	b.edges[k] = &note.Edge{Source: source, Target: target, Type: typ, Weight: w, EvidenceCount: 1}
 }
 
 // finish sorts the edges and finds cycles with the graph library, once,

@@ -25,74 +25,74 @@ func TestCausalEdges(t *testing.T) {
 		front    string
 		evidence []string
 		causal   []string
-		want     []Edge // edges out of the pattern, evidence_for left out
+		want     []note.Edge // edges out of the pattern, evidence_for left out
 		rules    []string
 	}{
 		{
 			name:     "explicit weight wins over statistics",
 			evidence: []string{"[[EP-s1]] - success", "[[EP-s2]] - success"},
 			causal:   []string{"causes [[PATTERN-target]] (weight 0.8)"},
-			want:     []Edge{{"PATTERN-p", target, "causes", 0.8, 1}},
+			want:     []note.Edge{{"PATTERN-p", target, "causes", 0.8, 1}},
 		},
 		{
 			name:     "Wilson of the success rate over the evidence",
 			evidence: []string{"[[EP-s1]] - success", "[[EP-s2]] - success", "[[EP-s3]] - success"},
 			causal:   []string{"causes [[PATTERN-target]]"},
-			want:     []Edge{{"PATTERN-p", target, "causes", Wilson(1, 3), 1}},
+			want:     []note.Edge{{"PATTERN-p", target, "causes", Wilson(1, 3), 1}},
 		},
 		{
 			name:     "antipattern by title: Wilson of the failure rate",
 			title:    "ANTIPATTERN-p",
 			evidence: []string{"[[EP-s1]] - success", "[[EP-f1]] - failure", "[[EP-f2]] - failure", "[[EP-f3]] - failure"},
 			causal:   []string{"causes [[PATTERN-target]]"},
-			want:     []Edge{{"ANTIPATTERN-p", target, "causes", Wilson(0.75, 4), 1}},
+			want:     []note.Edge{{"ANTIPATTERN-p", target, "causes", Wilson(0.75, 4), 1}},
 		},
 		{
 			name:   "antipattern by type, declared statistics",
 			front:  "type: antipattern\nsuccess_rate: 0.2\noccurrences: 10\n",
 			causal: []string{"prevents [[PATTERN-target]]"},
-			want:   []Edge{{"PATTERN-p", target, "prevents", Wilson(0.8, 10), 1}},
+			want:   []note.Edge{{"PATTERN-p", target, "prevents", Wilson(0.8, 10), 1}},
 		},
 		{
 			name:   "explicit weight wins for an antipattern",
 			title:  "ANTIPATTERN-p",
 			front:  "success_rate: 0.2\noccurrences: 10\n",
 			causal: []string{"causes [[PATTERN-target]] (weight 0.25)"},
-			want:   []Edge{{"ANTIPATTERN-p", target, "causes", 0.25, 1}},
+			want:   []note.Edge{{"ANTIPATTERN-p", target, "causes", 0.25, 1}},
 		},
 		{
 			name:   "declared statistics",
 			front:  "success_rate: 0.8\noccurrences: 10\n",
 			causal: []string{"enables [[PATTERN-target]]"},
-			want:   []Edge{{"PATTERN-p", target, "enables", Wilson(0.8, 10), 1}},
+			want:   []note.Edge{{"PATTERN-p", target, "enables", Wilson(0.8, 10), 1}},
 		},
 		{
 			name:   "declared rate without occurrences: default",
 			front:  "success_rate: 0.8\n",
 			causal: []string{"causes [[PATTERN-target]]"},
-			want:   []Edge{{"PATTERN-p", target, "causes", DefaultWeight, 1}},
+			want:   []note.Edge{{"PATTERN-p", target, "causes", DefaultWeight, 1}},
 		},
 		{
 			name:   "no statistics: default",
 			causal: []string{"correlates [[PATTERN-target]]"},
-			want:   []Edge{{"PATTERN-p", target, "correlates", DefaultWeight, 1}},
+			want:   []note.Edge{{"PATTERN-p", target, "correlates", DefaultWeight, 1}},
 		},
 		{
 			name:   "invalid weight: statistics",
 			front:  "success_rate: 0.8\noccurrences: 10\n",
 			causal: []string{"causes [[PATTERN-target]] (weight 2)"},
-			want:   []Edge{{"PATTERN-p", target, "causes", Wilson(0.8, 10), 1}},
+			want:   []note.Edge{{"PATTERN-p", target, "causes", Wilson(0.8, 10), 1}},
 		},
 		{
 			name:   "duplicates merged, strongest weight kept",
 			causal: []string{"causes [[PATTERN-target]] (weight 0.3)", "causes [[pattern-target]] (weight 0.6)", "Causes [[target]]"},
-			want:   []Edge{{"PATTERN-p", target, "causes", 0.6, 3}},
+			want:   []note.Edge{{"PATTERN-p", target, "causes", 0.6, 3}},
 		},
 		{
 			name: "every causal type, sorted by type",
 			causal: []string{"prevents [[PATTERN-target]]", "enables [[PATTERN-target]]",
 				"correlates [[PATTERN-target]]", "causes [[PATTERN-target]]"},
-			want: []Edge{
+			want: []note.Edge{
 				{"PATTERN-p", target, "causes", DefaultWeight, 1},
 				{"PATTERN-p", target, "correlates", DefaultWeight, 1},
 				{"PATTERN-p", target, "enables", DefaultWeight, 1},
@@ -102,12 +102,12 @@ func TestCausalEdges(t *testing.T) {
 		{
 			name:   "episode target",
 			causal: []string{"causes [[EP-f1]] (weight 0.9)"},
-			want:   []Edge{{"PATTERN-p", "EP-f1", "causes", 0.9, 1}},
+			want:   []note.Edge{{"PATTERN-p", "EP-f1", "causes", 0.9, 1}},
 		},
 		{
 			name:   "concept target: no edge",
 			causal: []string{"causes [[Ledger]]", "causes [[PATTERN-target]]"},
-			want:   []Edge{{"PATTERN-p", target, "causes", DefaultWeight, 1}},
+			want:   []note.Edge{{"PATTERN-p", target, "causes", DefaultWeight, 1}},
 			rules:  []string{"causal-target"},
 		},
 		{
@@ -134,7 +134,7 @@ func TestCausalEdges(t *testing.T) {
 				body = append(body, evidenceSection(tt.evidence...))
 			}
 			_, res := build(t, edgeRepo(pattern(title, tt.front, body...)))
-			var got []Edge
+			var got []note.Edge
 			for _, e := range res.Edges {
 				if e.Source == title && e.Type != EvidenceFor {
 					got = append(got, e)

@@ -116,7 +116,7 @@ func (b *builder) countNodes(h *Health) {
 	for i := range b.notes {
 		if e := b.notes[i].Episode; e != nil {
 			for _, ev := range e.Events {
-				if !b.events[PartID(b.notes[i].Title, ev.ID)] {
+				if !b.events[note.PartID(b.notes[i].Title, ev.ID)] {
 					h.Nodes++
 					h.Isolated++
 				}
@@ -172,8 +172,8 @@ func (b *builder) consecutive(i int, from, to string) bool {
 	evs := b.notes[i].Episode.Events
 	title := b.notes[i].Title
 	for k := 0; k+1 < len(evs); k++ {
-		if PartID(title, evs[k].ID) == from {
-			return PartID(title, evs[k+1].ID) == to
+		if note.PartID(title, evs[k].ID) == from {
+			return note.PartID(title, evs[k+1].ID) == to
 		}
 	}
 	return false

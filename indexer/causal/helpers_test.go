@@ -96,11 +96,11 @@ func noteIndex(t *testing.T, notes []note.Note, title string) int {
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
-func edgeString(e Edge) string {
+func edgeString(e note.Edge) string {
 	return fmt.Sprintf("%s -%s-> %s w=%.4f n=%d", e.Source, e.Type, e.Target, e.Weight, e.EvidenceCount)
 }
 
-func edgeStrings(es []Edge) []string {
+func edgeStrings(es []note.Edge) []string {
 	out := []string{}
 	for _, e := range es {
 		out = append(out, edgeString(e))

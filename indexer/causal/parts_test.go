@@ -1,6 +1,8 @@
 package causal
 
 import (
+	"github.com/engramhq/engram/indexer/note"
+
 	"slices"
 	"testing"
 )
@@ -108,7 +110,7 @@ func TestAntipatternThresholds(t *testing.T) {
 	}
 	res := Build(notes, DefaultOptions())
 	// PATTERN-low's edge: Wilson lower bound of 1 − 0.25 over 2.
-	if e := res.Edges[slices.IndexFunc(res.Edges, func(e Edge) bool { return e.Source == "PATTERN-low" && e.Type == "causes" })]; !near(e.Weight, Wilson(0.75, 2)) {
+	if e := res.Edges[slices.IndexFunc(res.Edges, func(e note.Edge) bool { return e.Source == "PATTERN-low" && e.Type == "causes" })]; !near(e.Weight, Wilson(0.75, 2)) {
 		t.Errorf("antipattern edge weight %v, want Wilson(0.75, 2) = %v", e.Weight, Wilson(0.75, 2))
 	}
 }

@@ -1,6 +1,8 @@
 package causal
 
 import (
+	"github.com/engramhq/engram/indexer/note"
+
 	"cmp"
 	"maps"
 	"math"
@@ -25,7 +27,7 @@ type Paths struct {
 	off    []int32
 	target []int32
 	weight []pathStrength
-	edge   []Edge
+	edge   []note.Edge
 	pool   sync.Pool // *pathScratch, so that a query allocates only its result
 }
 
@@ -33,7 +35,7 @@ type Paths struct {
 // taken, Strength the product of their weights.
 type Path struct {
 	Nodes    []string
-	Edges    []Edge
+	Edges    []note.Edge
 	Strength float64
 }
 
@@ -44,7 +46,7 @@ type Path struct {
 // probability, and clamping would hide the bug that produced it. Of
 // parallel edges between the same two nodes only the best is kept: the
 // heaviest, then the smallest type.
-func NewPaths(edges []Edge) *Paths {
+func NewPaths(edges []note.Edge) *Paths {
 	index := make(map[string]int32)
 	for _, e := range edges {
 		index[e.Source], index[e.Target] = 0, 0
@@ -64,9 +66,9 @@ func NewPaths(edges []Edge) *Paths {
 // as the query cache does: ids sorted and unique, and edges[i] going from
 // ids[src[i]] to ids[dst[i]]. It skips hashing every id. Nodes without
 // edges may be among ids.
-func NewPathsIndexed(ids []string, src, dst []int32, edges []Edge) *Paths {
+func NewPathsIndexed(ids []string, src, dst []int32, edges []note.Edge) *Paths {
 	p := &Paths{ids: ids}
-	kept := make([]Edge, 0, len(edges))
+	kept := make([]note.Edge, 0, len(edges))
 	ks, kd := make([]int32, 0, len(edges)), make([]int32, 0, len(edges))
 	for i, e := range edges {
 		if src[i] != dst[i] && e.Weight > 0 && e.Weight <= 1 { // false for NaN
@@ -88,7 +90,7 @@ func (p *Paths) lookup(id string) (int32, bool) {
 // rows lays kept out in rows by source with a counting sort (sorting the
 // edges by their string ids took most of NewPaths' time), sorts each row by
 // target and keeps the best of each run of parallel edges.
-func (p *Paths) rows(kept []Edge, source, target []int32) {
+func (p *Paths) rows(kept []note.Edge, source, target []int32) {
 	n := len(p.ids)
 	start := make([]int32, n+1)
 	for i := range kept {
@@ -107,7 +109,7 @@ func (p *Paths) rows(kept []Edge, source, target []int32) {
 	p.off = make([]int32, n+1)
 	p.target = make([]int32, 0, len(kept))
 	p.weight = make([]pathStrength, 0, len(kept))
-	p.edge = make([]Edge, 0, len(kept))
+	p.edge = make([]note.Edge, 0, len(kept))
 	for u := range n {
 		row := bySource[start[u]:start[u+1]]
 		slices.SortFunc(row, better)
@@ -124,7 +126,7 @@ func (p *Paths) rows(kept []Edge, source, target []int32) {
 // comparePathEdges orders the edges of a row by target, and parallel edges
 // best first: heaviest, then smallest type. The evidence count only makes
 // exact duplicates independent of input order.
-func comparePathEdges(ta, tb int32, a, b *Edge) int {
+func comparePathEdges(ta, tb int32, a, b *note.Edge) int {
 	if c := cmp.Compare(ta, tb); c != 0 {
 		return c
 	}
@@ -346,7 +348,7 @@ func (s *pathSearch) path() (Path, bool) {
 	for i := s.goal; i >= 0; i = s.states[i].parent {
 		n++
 	}
-	p := Path{Nodes: make([]string, n), Edges: make([]Edge, n-1), Strength: s.states[s.goal].str.float()}
+	p := Path{Nodes: make([]string, n), Edges: make([]note.Edge, n-1), Strength: s.states[s.goal].str.float()}
 	for i, k := s.goal, n-1; i >= 0; i, k = s.states[i].parent, k-1 {
 		st := s.states[i]
 		p.Nodes[k] = s.ids[st.node]

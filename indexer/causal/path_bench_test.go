@@ -1,6 +1,8 @@
 package causal
 
 import (
+	"github.com/engramhq/engram/indexer/note"
+
 	"math/rand/v2"
 	"testing"
 )
@@ -10,14 +12,14 @@ import (
 // uniformly (30,000 edges, so about 3 in-edges per node too), weights
 // uniform in (0.05, 1], one of four types. From n00000 about 3^k nodes lie
 // k edges away, so a query with maxDepth 5 visits a few hundred states.
-func benchGraph10k() []Edge {
+func benchGraph10k() []note.Edge {
 	return randomPathGraph(rand.New(rand.NewPCG(2024, 10)), 10000, 3)
 }
 
 // hopsAway returns the smallest id exactly d edges from `from` (by
 // breadth-first search), so that a query with maxDepth d must search its
 // full depth.
-func hopsAway(b *testing.B, edges []Edge, from string, d int) string {
+func hopsAway(b *testing.B, edges []note.Edge, from string, d int) string {
 	out := map[string][]string{}
 	for _, e := range edges {
 		out[e.Source] = append(out[e.Source], e.Target)
@@ -46,7 +48,7 @@ func hopsAway(b *testing.B, edges []Edge, from string, d int) string {
 	return best
 }
 
-func benchStrongest(b *testing.B, edges []Edge, from, to string, maxDepth int) {
+func benchStrongest(b *testing.B, edges []note.Edge, from, to string, maxDepth int) {
 	p := NewPaths(edges)
 	if _, ok := p.Strongest(from, to, maxDepth); !ok {
 		b.Fatalf("no path %s→%s within %d edges", from, to, maxDepth)

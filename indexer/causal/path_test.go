@@ -1,6 +1,8 @@
 package causal
 
 import (
+	"github.com/engramhq/engram/indexer/note"
+
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -11,15 +13,15 @@ import (
 )
 
 // pathEdge is a causes edge of weight w.
-func pathEdge(source, target string, w float64) Edge {
-	return Edge{Source: source, Target: target, Type: "causes", Weight: w, EvidenceCount: 1}
+func pathEdge(source, target string, w float64) note.Edge {
+	return note.Edge{Source: source, Target: target, Type: "causes", Weight: w, EvidenceCount: 1}
 }
 
-func typedPathEdge(source, target, typ string, w float64) Edge {
-	return Edge{Source: source, Target: target, Type: typ, Weight: w, EvidenceCount: 1}
+func typedPathEdge(source, target, typ string, w float64) note.Edge {
+	return note.Edge{Source: source, Target: target, Type: typ, Weight: w, EvidenceCount: 1}
 }
 
-func pathTypes(es []Edge) []string {
+func pathTypes(es []note.Edge) []string {
 	var ts []string
 	for _, e := range es {
 		ts = append(ts, e.Type)
@@ -34,7 +36,7 @@ func sameStrength(a, b float64) bool {
 func TestStrongest(t *testing.T) {
 	tests := []struct {
 		name     string
-		edges    []Edge
+		edges    []note.Edge
 		from, to string
 		maxDepth int
 		want     []string // nil: no path
@@ -42,90 +44,90 @@ func TestStrongest(t *testing.T) {
 		types    []string // checked when set
 	}{
 		{name: "simple chain",
-			edges: []Edge{pathEdge("a", "b", 0.5), pathEdge("b", "c", 0.8)},
+			edges: []note.Edge{pathEdge("a", "b", 0.5), pathEdge("b", "c", 0.8)},
 			from:  "a", to: "c", maxDepth: 5, want: []string{"a", "b", "c"}, strength: 0.4},
 		{name: "stronger longer path beats weaker shorter",
-			edges: []Edge{pathEdge("a", "d", 0.3), pathEdge("a", "b", 0.8), pathEdge("b", "c", 0.8), pathEdge("c", "d", 0.8)},
+			edges: []note.Edge{pathEdge("a", "d", 0.3), pathEdge("a", "b", 0.8), pathEdge("b", "c", 0.8), pathEdge("c", "d", 0.8)},
 			from:  "a", to: "d", maxDepth: 5, want: []string{"a", "b", "c", "d"}, strength: 0.512},
 		{name: "equal strength: fewer edges",
-			edges: []Edge{pathEdge("a", "b", 0.5), pathEdge("b", "d", 1), pathEdge("a", "d", 0.5)},
+			edges: []note.Edge{pathEdge("a", "b", 0.5), pathEdge("b", "d", 1), pathEdge("a", "d", 0.5)},
 			from:  "a", to: "d", maxDepth: 5, want: []string{"a", "d"}, strength: 0.5},
 		{name: "equal strength up to rounding: fewer edges",
 			// In float64 0.5×0.8×0.9 is 0.36000000000000004, 0.6×0.6 is 0.36.
-			edges: []Edge{pathEdge("a", "b", 0.5), pathEdge("b", "c", 0.8), pathEdge("c", "z", 0.9),
+			edges: []note.Edge{pathEdge("a", "b", 0.5), pathEdge("b", "c", 0.8), pathEdge("c", "z", 0.9),
 				pathEdge("a", "y", 0.6), pathEdge("y", "z", 0.6)},
 			from: "a", to: "z", maxDepth: 5, want: []string{"a", "y", "z"}, strength: 0.36},
 		{name: "equal strength up to rounding: smaller ids",
 			// In float64 0.4×0.9 is 0.36000000000000004, 0.6×0.6 is 0.36.
-			edges: []Edge{pathEdge("a", "c", 0.4), pathEdge("c", "z", 0.9), pathEdge("a", "b", 0.6), pathEdge("b", "z", 0.6)},
+			edges: []note.Edge{pathEdge("a", "c", 0.4), pathEdge("c", "z", 0.9), pathEdge("a", "b", 0.6), pathEdge("b", "z", 0.6)},
 			from:  "a", to: "z", maxDepth: 5, want: []string{"a", "b", "z"}, strength: 0.36},
 		{name: "equal strength and length: smaller ids",
-			edges: []Edge{pathEdge("a", "c", 0.5), pathEdge("c", "d", 1), pathEdge("a", "b", 1), pathEdge("b", "d", 0.5)},
+			edges: []note.Edge{pathEdge("a", "c", 0.5), pathEdge("c", "d", 1), pathEdge("a", "b", 1), pathEdge("b", "d", 0.5)},
 			from:  "a", to: "d", maxDepth: 5, want: []string{"a", "b", "d"}, strength: 0.5},
 		{name: "smaller ids compared from the first node, not the last",
-			edges: []Edge{pathEdge("s", "b", 0.5), pathEdge("b", "z", 1), pathEdge("z", "t", 1),
+			edges: []note.Edge{pathEdge("s", "b", 0.5), pathEdge("b", "z", 1), pathEdge("z", "t", 1),
 				pathEdge("s", "c", 1), pathEdge("c", "d", 0.5), pathEdge("d", "t", 1)},
 			from: "s", to: "t", maxDepth: 5, want: []string{"s", "b", "z", "t"}, strength: 0.5},
 		{name: "ids compared as strings, not numbers",
-			edges: []Edge{pathEdge("s", "9", 0.5), pathEdge("9", "t", 1), pathEdge("s", "10", 1), pathEdge("10", "t", 0.5)},
+			edges: []note.Edge{pathEdge("s", "9", 0.5), pathEdge("9", "t", 1), pathEdge("s", "10", 1), pathEdge("10", "t", 0.5)},
 			from:  "s", to: "t", maxDepth: 5, want: []string{"s", "10", "t"}, strength: 0.5},
 		{name: "parallel edges: heaviest, then smaller type",
-			edges: []Edge{typedPathEdge("a", "b", "prevents", 0.8), typedPathEdge("a", "b", "causes", 0.5),
+			edges: []note.Edge{typedPathEdge("a", "b", "prevents", 0.8), typedPathEdge("a", "b", "causes", 0.5),
 				typedPathEdge("a", "b", "enables", 0.8), typedPathEdge("b", "c", "correlates", 1), typedPathEdge("b", "c", "causes", 1)},
 			from: "a", to: "c", maxDepth: 5, want: []string{"a", "b", "c"}, strength: 0.8, types: []string{"enables", "causes"}},
 		{name: "maxDepth cuts the best path off",
-			edges: []Edge{pathEdge("a", "b", 1), pathEdge("b", "c", 1), pathEdge("c", "d", 1), pathEdge("a", "d", 0.3)},
+			edges: []note.Edge{pathEdge("a", "b", 1), pathEdge("b", "c", 1), pathEdge("c", "d", 1), pathEdge("a", "d", 0.3)},
 			from:  "a", to: "d", maxDepth: 2, want: []string{"a", "d"}, strength: 0.3},
 		{name: "maxDepth just long enough",
-			edges: []Edge{pathEdge("a", "b", 1), pathEdge("b", "c", 1), pathEdge("c", "d", 1), pathEdge("a", "d", 0.3)},
+			edges: []note.Edge{pathEdge("a", "b", 1), pathEdge("b", "c", 1), pathEdge("c", "d", 1), pathEdge("a", "d", 0.3)},
 			from:  "a", to: "d", maxDepth: 3, want: []string{"a", "b", "c", "d"}, strength: 1},
 		{name: "a node reached weakly early is still extended within maxDepth",
 			// b is reached strongly at depth 3, but only b at depth 1 can reach t within 2 edges.
-			edges: []Edge{pathEdge("a", "b", 0.3), pathEdge("a", "x", 1), pathEdge("x", "y", 1), pathEdge("y", "b", 1),
+			edges: []note.Edge{pathEdge("a", "b", 0.3), pathEdge("a", "x", 1), pathEdge("x", "y", 1), pathEdge("y", "b", 1),
 				pathEdge("b", "t", 1)},
 			from: "a", to: "t", maxDepth: 2, want: []string{"a", "b", "t"}, strength: 0.3},
 		{name: "unreachable",
-			edges: []Edge{pathEdge("a", "b", 1), pathEdge("c", "d", 1)},
+			edges: []note.Edge{pathEdge("a", "b", 1), pathEdge("c", "d", 1)},
 			from:  "a", to: "d", maxDepth: 5},
 		{name: "edges are directed",
-			edges: []Edge{pathEdge("a", "b", 1)},
+			edges: []note.Edge{pathEdge("a", "b", 1)},
 			from:  "b", to: "a", maxDepth: 5},
 		{name: "from == to",
-			edges: []Edge{pathEdge("a", "b", 1), pathEdge("b", "a", 1)},
+			edges: []note.Edge{pathEdge("a", "b", 1), pathEdge("b", "a", 1)},
 			from:  "a", to: "a", maxDepth: 5},
 		{name: "unknown from",
-			edges: []Edge{pathEdge("a", "b", 1)},
+			edges: []note.Edge{pathEdge("a", "b", 1)},
 			from:  "x", to: "b", maxDepth: 5},
 		{name: "unknown to",
-			edges: []Edge{pathEdge("a", "b", 1)},
+			edges: []note.Edge{pathEdge("a", "b", 1)},
 			from:  "a", to: "x", maxDepth: 5},
 		{name: "no edges",
 			from: "a", to: "b", maxDepth: 5},
 		{name: "maxDepth 0",
-			edges: []Edge{pathEdge("a", "b", 1)},
+			edges: []note.Edge{pathEdge("a", "b", 1)},
 			from:  "a", to: "b", maxDepth: 0},
 		{name: "self-loop ignored",
-			edges: []Edge{pathEdge("a", "a", 1), pathEdge("a", "b", 0.5), pathEdge("b", "b", 1)},
+			edges: []note.Edge{pathEdge("a", "a", 1), pathEdge("a", "b", 0.5), pathEdge("b", "b", 1)},
 			from:  "a", to: "b", maxDepth: 5, want: []string{"a", "b"}, strength: 0.5},
 		{name: "self-loop alone makes no path",
-			edges: []Edge{pathEdge("a", "a", 1)},
+			edges: []note.Edge{pathEdge("a", "a", 1)},
 			from:  "a", to: "a", maxDepth: 5},
 		{name: "cycle of weight 1 with a huge maxDepth",
-			edges: []Edge{pathEdge("a", "b", 1), pathEdge("b", "c", 1), pathEdge("c", "a", 1), pathEdge("c", "d", 0.5)},
+			edges: []note.Edge{pathEdge("a", "b", 1), pathEdge("b", "c", 1), pathEdge("c", "a", 1), pathEdge("c", "d", 0.5)},
 			from:  "a", to: "d", maxDepth: math.MaxInt, want: []string{"a", "b", "c", "d"}, strength: 0.5},
 		{name: "cycle of weight 1, target unreachable",
-			edges: []Edge{pathEdge("a", "b", 1), pathEdge("b", "c", 1), pathEdge("c", "a", 1), pathEdge("d", "e", 1)},
+			edges: []note.Edge{pathEdge("a", "b", 1), pathEdge("b", "c", 1), pathEdge("c", "a", 1), pathEdge("d", "e", 1)},
 			from:  "a", to: "e", maxDepth: math.MaxInt},
 		{name: "weights 1 everywhere: fewest edges, then ids",
-			edges: []Edge{pathEdge("a", "c", 1), pathEdge("a", "b", 1), pathEdge("c", "d", 1), pathEdge("b", "d", 1),
+			edges: []note.Edge{pathEdge("a", "c", 1), pathEdge("a", "b", 1), pathEdge("c", "d", 1), pathEdge("b", "d", 1),
 				pathEdge("d", "e", 1), pathEdge("a", "x", 1), pathEdge("x", "y", 1), pathEdge("y", "z", 1), pathEdge("z", "e", 1)},
 			from: "a", to: "e", maxDepth: 10, want: []string{"a", "b", "d", "e"}, strength: 1},
 		{name: "invalid weights skipped",
-			edges: []Edge{pathEdge("a", "b", 0), pathEdge("a", "b", -1), pathEdge("a", "b", math.NaN()),
+			edges: []note.Edge{pathEdge("a", "b", 0), pathEdge("a", "b", -1), pathEdge("a", "b", math.NaN()),
 				pathEdge("a", "b", 1.5), pathEdge("a", "b", math.Inf(1)), pathEdge("a", "c", 1.5), pathEdge("c", "b", 1)},
 			from: "a", to: "b", maxDepth: 5},
 		{name: "valid weight chosen over a heavier invalid one",
-			edges: []Edge{pathEdge("a", "b", 1.5), pathEdge("a", "b", math.NaN()), typedPathEdge("a", "b", "enables", 0.2)},
+			edges: []note.Edge{pathEdge("a", "b", 1.5), pathEdge("a", "b", math.NaN()), typedPathEdge("a", "b", "enables", 0.2)},
 			from:  "a", to: "b", maxDepth: 5, want: []string{"a", "b"}, strength: 0.2, types: []string{"enables"}},
 	}
 	for _, tt := range tests {
@@ -174,8 +176,8 @@ func checkPathShape(t *testing.T, p Path) {
 }
 
 func TestStrongestKeepsEdgeFields(t *testing.T) {
-	e := Edge{Source: "a", Target: "b", Type: "enables", Weight: 0.7, EvidenceCount: 4}
-	got, ok := NewPaths([]Edge{e}).Strongest("a", "b", 1)
+	e := note.Edge{Source: "a", Target: "b", Type: "enables", Weight: 0.7, EvidenceCount: 4}
+	got, ok := NewPaths([]note.Edge{e}).Strongest("a", "b", 1)
 	if !ok || len(got.Edges) != 1 || got.Edges[0] != e {
 		t.Fatalf("Strongest = %+v, %v; want the one edge %+v", got, ok, e)
 	}
@@ -183,8 +185,8 @@ func TestStrongestKeepsEdgeFields(t *testing.T) {
 
 // pathChain is n nodes n00000→n00001→… with every edge of weight w, given
 // last edge first so that NewPaths cannot rely on input order.
-func pathChain(n int, w float64) []Edge {
-	edges := make([]Edge, 0, n-1)
+func pathChain(n int, w float64) []note.Edge {
+	edges := make([]note.Edge, 0, n-1)
 	for i := n - 2; i >= 0; i-- {
 		edges = append(edges, pathEdge(chainID(i), chainID(i+1), w))
 	}
@@ -226,7 +228,7 @@ func TestStrongestChain10k(t *testing.T) {
 // the stronger must win although the weaker has the smaller ids.
 func TestStrongestUnderflow(t *testing.T) {
 	const n = 1200 // 0.5^1200 underflows float64
-	var edges []Edge
+	var edges []note.Edge
 	for _, route := range []string{"a", "b"} {
 		prev := "s"
 		for i := range n - 1 {
@@ -276,9 +278,9 @@ func TestPathsConcurrent(t *testing.T) {
 // randomPathGraph is n nodes n00000… each with out edges to `out` distinct
 // other nodes chosen uniformly, weights uniform in (0.05, 1], one of four
 // types.
-func randomPathGraph(rng *rand.Rand, n, out int) []Edge {
+func randomPathGraph(rng *rand.Rand, n, out int) []note.Edge {
 	types := []string{"causes", "correlates", "enables", "prevents"}
-	edges := make([]Edge, 0, n*out)
+	edges := make([]note.Edge, 0, n*out)
 	for u := range n {
 		targets := map[int]bool{u: true}
 		for len(targets) <= out {
@@ -296,7 +298,7 @@ func randomPathGraph(rng *rand.Rand, n, out int) []Edge {
 // brutePath is a path found by bruteStrongest.
 type brutePath struct {
 	nodes    []string
-	edges    []Edge
+	edges    []note.Edge
 	strength float64
 }
 
@@ -308,8 +310,8 @@ type bruteTies struct{ edges, ids, types int }
 // edges, every parallel edge separately, and keeps the best by SPEC §3:
 // strength, then fewer edges, then node ids, then per edge the heavier,
 // then the smaller type.
-func bruteStrongest(edges []Edge, from, to string, maxDepth int, ties *bruteTies) (brutePath, bool) {
-	out := map[string][]Edge{}
+func bruteStrongest(edges []note.Edge, from, to string, maxDepth int, ties *bruteTies) (brutePath, bool) {
+	out := map[string][]note.Edge{}
 	for _, e := range edges {
 		if e.Source != e.Target && e.Weight > 0 && e.Weight <= 1 {
 			out[e.Source] = append(out[e.Source], e)
@@ -395,7 +397,7 @@ func TestStrongestMatchesBruteForce(t *testing.T) {
 		for i := range ids {
 			ids[i] = "n" + strconv.Itoa(i) // n10 < n2: ids compare as strings
 		}
-		edges := make([]Edge, rng.IntN(3*n+1))
+		edges := make([]note.Edge, rng.IntN(3*n+1))
 		for i := range edges {
 			w := weights[rng.IntN(len(weights))]
 			if rng.IntN(20) == 0 {

@@ -176,11 +176,11 @@ func countAntipatterns(ps []Pattern) int {
 
 type exporter struct {
 	in                Input
-	edgesOut, edgesIn map[string][]causal.Edge // by node id, in edge order
+	edgesOut, edgesIn map[string][]note.Edge // by node id, in edge order
 }
 
 func newExporter(in Input) *exporter {
-	x := &exporter{in: in, edgesOut: map[string][]causal.Edge{}, edgesIn: map[string][]causal.Edge{}}
+	x := &exporter{in: in, edgesOut: map[string][]note.Edge{}, edgesIn: map[string][]note.Edge{}}
 	for _, e := range in.Graph.Edges {
 		x.edgesOut[e.Source] = append(x.edgesOut[e.Source], e)
 		x.edgesIn[e.Target] = append(x.edgesIn[e.Target], e)

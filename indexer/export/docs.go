@@ -4,7 +4,11 @@
 // documents, so a page and its JSON never disagree.
 package export
 
-import "time"
+import (
+	"time"
+
+	"github.com/engramhq/engram/indexer/note"
+)
 
 // SchemaVersion is the version of the api/v1 shapes.
 const SchemaVersion = 1
@@ -195,8 +199,8 @@ type Pattern struct {
 	Feedback Feedback      `json:"feedback"`
 	Tags     []string      `json:"tags"`
 	Evidence []EvidenceRef `json:"evidence"`
-	EdgesOut []Edge        `json:"edges_out"`
-	EdgesIn  []Edge        `json:"edges_in"`
+	EdgesOut []note.Edge   `json:"edges_out"`
+	EdgesIn  []note.Edge   `json:"edges_in"`
 	URL      string        `json:"url"`
 	JSONURL  string        `json:"json_url"`
 	// Full pattern documents only.
@@ -225,21 +229,15 @@ type EvidenceRef struct {
 	URL            string `json:"url,omitempty"`
 }
 
-// Edge is a causal graph edge.
-type Edge struct {
-	Source        string  `json:"source"`
-	Target        string  `json:"target"`
-	Type          string  `json:"type"`
-	Weight        float64 `json:"weight"`
-	EvidenceCount int     `json:"evidence_count"`
-}
+// Edge is the causal graph's edge, as the API shows it.
+type Edge = note.Edge
 
 // GraphEdge is an edge of graph.json. Episodes names, as in ai-agents'
 // file, the episode the edge comes from when it comes from one (evidence,
 // decision effects, event links), and is empty for a pattern's causal
 // relationship.
 type GraphEdge struct {
-	Edge
+	note.Edge
 	Episodes []string `json:"episodes"`
 }
 

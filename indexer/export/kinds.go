@@ -82,7 +82,7 @@ func (x *exporter) pattern(i int) Pattern {
 		Occurrences: st.Occurrences, StatsSource: st.Source,
 		Declared: Declared{SuccessRate: n.Pattern.DeclaredRate, Occurrences: n.Pattern.DeclaredOccurrences},
 		Flags:    x.flags(i), Observations: x.observations(i),
-		Tags: tagsOf(n), Evidence: []EvidenceRef{}, EdgesOut: []Edge{}, EdgesIn: []Edge{},
+		Tags: tagsOf(n), Evidence: []EvidenceRef{}, EdgesOut: []note.Edge{}, EdgesIn: []note.Edge{},
 		URL: x.url(i), JSONURL: x.jsonURL(i),
 		LastValidated: formatTime(n.Pattern.LastValidated),
 		Relations:     x.relations(i),
@@ -105,10 +105,10 @@ func (x *exporter) pattern(i int) Pattern {
 		p.Evidence = append(p.Evidence, ref)
 	}
 	for _, e := range x.edgesOut[n.Title] {
-		p.EdgesOut = append(p.EdgesOut, edge(e))
+		p.EdgesOut = append(p.EdgesOut, rounded(e))
 	}
 	for _, e := range x.edgesIn[n.Title] {
-		p.EdgesIn = append(p.EdgesIn, edge(e))
+		p.EdgesIn = append(p.EdgesIn, rounded(e))
 	}
 	src := x.source(i)
 	p.Source = &src
@@ -159,8 +159,10 @@ func (x *exporter) nodeURL(id string) string {
 // decisions and events: structure, not a causal link (causal.Contains).
 const Contains = causal.Contains
 
-func edge(e causal.Edge) Edge {
-	return Edge{Source: e.Source, Target: e.Target, Type: e.Type, Weight: round(e.Weight), EvidenceCount: e.EvidenceCount}
+// rounded is an edge as the API shows it, its weight rounded.
+func rounded(e note.Edge) note.Edge {
+	e.Weight = round(e.Weight)
+	return e
 }
 
 func (x *exporter) note(i int) Note {
@@ -210,7 +212,7 @@ func (x *exporter) graph(patterns []Pattern) Graph {
 		g.Nodes = append(g.Nodes, gn)
 	}
 	for _, e := range x.in.Graph.Edges {
-		ge := GraphEdge{Edge: edge(e), Episodes: []string{}}
+		ge := GraphEdge{Edge: rounded(e), Episodes: []string{}}
 		if ep, ok := episodeOf[e.Source]; ok {
 			ge.Episodes = append(ge.Episodes, ep)
 		}

@@ -6,16 +6,16 @@ import (
 	"strings"
 
 	"github.com/engramhq/engram/indexer/causal"
-	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 )
 
 // Path is `engram path --json` (SPEC §4.0).
 type Path struct {
-	From     string        `json:"from"`
-	To       string        `json:"to"`
-	Nodes    []string      `json:"nodes"`
-	Edges    []export.Edge `json:"edges"`
-	Strength float64       `json:"strength"`
+	From     string      `json:"from"`
+	To       string      `json:"to"`
+	Nodes    []string    `json:"nodes"`
+	Edges    []note.Edge `json:"edges"`
+	Strength float64     `json:"strength"`
 }
 
 // NoPathError says that two known nodes are not connected within the
@@ -82,27 +82,19 @@ func (s *Snapshot) StrongestPath(from, to string, maxDepth int) (Path, error) {
 	}
 	g := &s.Graph
 	if g.paths == nil {
-		edges := make([]causal.Edge, len(g.Edges))
-		for i, e := range g.Edges {
-			edges[i] = causal.Edge{Source: e.Source, Target: e.Target, Type: e.Type, Weight: e.Weight, EvidenceCount: e.EvidenceCount}
-		}
 		if g.src != nil {
 			ids := make([]string, len(g.Nodes))
 			for i, n := range g.Nodes {
 				ids[i] = n.ID
 			}
-			g.paths = causal.NewPathsIndexed(ids, g.src, g.dst, edges)
+			g.paths = causal.NewPathsIndexed(ids, g.src, g.dst, g.Edges)
 		} else {
-			g.paths = causal.NewPaths(edges)
+			g.paths = causal.NewPaths(g.Edges)
 		}
 	}
 	p, ok := g.paths.Strongest(a.ID, b.ID, maxDepth)
 	if !ok {
 		return Path{}, &NoPathError{From: a.ID, To: b.ID, MaxDepth: maxDepth}
 	}
-	out := Path{From: a.ID, To: b.ID, Nodes: p.Nodes, Edges: []export.Edge{}, Strength: round(p.Strength)}
-	for _, e := range p.Edges {
-		out.Edges = append(out.Edges, export.Edge{Source: e.Source, Target: e.Target, Type: e.Type, Weight: e.Weight, EvidenceCount: e.EvidenceCount})
-	}
-	return out, nil
+	return Path{From: a.ID, To: b.ID, Nodes: p.Nodes, Edges: append([]note.Edge{}, p.Edges...), Strength: round(p.Strength)}, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/engramhq/engram/indexer/bootstrap"
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/search"
 )
 
@@ -58,8 +59,8 @@ type Episode struct {
 
 // Graph is the causal graph: node ids and types, and the edges.
 type Graph struct {
-	Nodes []Node        `json:"nodes"` // sorted by id
-	Edges []export.Edge `json:"edges"`
+	Nodes []Node      `json:"nodes"` // sorted by id
+	Edges []note.Edge `json:"edges"`
 	// src and dst are the node indexes of each edge, when known.
 	src, dst []int32
 	paths    *causal.Paths // built on first use
@@ -68,7 +69,7 @@ type Graph struct {
 // IndexedGraph is a graph whose edges also name their nodes by index into
 // nodes (sorted by id), as the query cache stores them: the path search
 // then never hashes an id.
-func IndexedGraph(nodes []Node, edges []export.Edge, src, dst []int32) Graph {
+func IndexedGraph(nodes []Node, edges []note.Edge, src, dst []int32) Graph {
 	return Graph{Nodes: nodes, Edges: edges, src: src, dst: dst}
 }
 

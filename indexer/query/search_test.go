@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/search"
 )
 
@@ -32,7 +32,7 @@ func searchSnapshot(t *testing.T) *Snapshot {
 	snap := &Snapshot{ReferenceTime: ref, Index: idx, Similar: search.NewSimilarity(docs)}
 	t.Cleanup(func() { snap.Close() })
 	snap.Graph.Nodes = []Node{{"EP-1", "episode"}, {"EP-1#d001", "decision"}, {"EP-1#e002", "event"}, {"EP-2", "episode"}, {"PATTERN-a", "pattern"}, {"PATTERN-b", "antipattern"}}
-	snap.Graph.Edges = []export.Edge{
+	snap.Graph.Edges = []note.Edge{
 		{Source: "EP-1#d001", Target: "EP-2", Type: "causes", Weight: 0.5},
 		{Source: "EP-1#e002", Target: "EP-1#d001", Type: "leads_to", Weight: 0.5},
 		{Source: "EP-1", Target: "PATTERN-a", Type: "evidence_for", Weight: 0.5},
