@@ -67,7 +67,7 @@ func TestLoadBadAIAgentsJSON(t *testing.T) {
 		"episodes/episode-dupkey.json":    strings.Replace(strings.Replace(good, "episode-good", "episode-dupkey", 1), `"task": "t"`, `"task": "t", "task": "u"`, 1),
 		"episodes/.gitkeep":               "",
 	})
-	l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo}, nil)
+	l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,8 +39,8 @@ type Options struct {
 	Redact bool
 	// Log receives Hugo's own messages; nil discards them.
 	Log io.Writer
-	// CacheDir is where the query cache goes; "" means $ENGRAM_CACHE_DIR
-	// or the user's cache directory.
+	// CacheDir is where the query cache goes; "" means the user's cache
+	// directory (os.UserCacheDir).
 	CacheDir string
 	// Budget is the bootstrap's size in tokens; 0 means engram.toml's
 	// [bootstrap] budget, or 2,000.
@@ -88,7 +88,7 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	// The fingerprint is taken before anything is read: a note edited
 	// during the build makes the cache stale, never wrongly fresh.
 	fp, fpErr := fingerprint(opt)
-	in, err := Load(ctx, opt, &clock)
+	in, err := load(ctx, opt, &clock)
 	if err != nil {
 		return r, err
 	}

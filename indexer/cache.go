@@ -31,10 +31,6 @@ import (
 // the repository again (every stage but the site) and replaces it. The
 // cache is never part of the output and never read by a build.
 
-// CacheEnv names the environment variable that overrides the cache
-// directory.
-const CacheEnv = "ENGRAM_CACHE_DIR"
-
 // cacheFormat changes whenever the files of the cache change shape or
 // meaning (8: the similarity model weighs the whole record, issue 12).
 const cacheFormat = 8
@@ -113,7 +109,7 @@ func Snapshot(ctx context.Context, opt Options, parts Part) (*query.Snapshot, Sn
 			return snap, SnapshotInfo{}, nil
 		}
 	}
-	in, err := Load(ctx, opt, nil)
+	in, err := Load(ctx, opt)
 	if err != nil {
 		return nil, SnapshotInfo{}, err
 	}
@@ -146,8 +142,8 @@ func nowKey(t *time.Time) string {
 	return t.UTC().Format(time.RFC3339Nano)
 }
 
-// cacheDir is the cache directory of one repository: under $ENGRAM_CACHE_DIR,
-// or the user's cache directory, or the temporary directory.
+// cacheDir is the cache directory of one repository: under override, or
+// the user's cache directory, or the temporary directory.
 func cacheDir(repo, override string) (string, error) {
 	abs, err := filepath.Abs(repo)
 	if err != nil {
@@ -157,9 +153,6 @@ func cacheDir(repo, override string) (string, error) {
 		abs = real
 	}
 	base := override
-	if base == "" {
-		base = os.Getenv(CacheEnv)
-	}
 	if base == "" {
 		if d, err := os.UserCacheDir(); err == nil {
 			base = filepath.Join(d, "engram")

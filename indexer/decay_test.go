@@ -58,7 +58,7 @@ func TestDecayAndFeedback(t *testing.T) {
 			`[1, 2]`,
 		}, "\n") + "\n",
 	})
-	l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo, Now: &now}, nil)
+	l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo, Now: &now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestObservationTTL(t *testing.T) {
 		"episodes/a.md": episodeNote("EP-A", "2026-06-01", "## Observations", "", "- [fact] Old fact", "- [problem] Kept"),
 		"episodes/b.md": episodeNote("EP-B", "2026-08-01", "## Observations", "", "- [fact] New fact"),
 	})
-	l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo, Now: &now}, nil)
+	l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo, Now: &now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,7 +82,7 @@ type PruneOptions struct {
 // source.ErrUncommitted) when the repository is not a git repository
 // with commits, or a file has uncommitted changes.
 func Prune(ctx context.Context, opt Options, po PruneOptions) (*PruneResult, error) {
-	l, err := Load(ctx, opt, nil)
+	l, err := Load(ctx, opt)
 	if err != nil {
 		return nil, err
 	}

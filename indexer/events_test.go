@@ -150,7 +150,7 @@ func TestEventsRetentionDays(t *testing.T) {
 	if err := source.WriteRepo(dir, []source.Commit{{When: eventsRef, Files: files}}); err != nil {
 		t.Fatal(err)
 	}
-	l, err := indexer.Load(context.Background(), indexer.Options{Repo: dir}, nil)
+	l, err := indexer.Load(context.Background(), indexer.Options{Repo: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestEventsRetentionDays(t *testing.T) {
 	if err := source.WriteRepo(bad, []source.Commit{{When: eventsRef, Files: files}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := indexer.Load(context.Background(), indexer.Options{Repo: bad}, nil); err == nil || !strings.Contains(err.Error(), "retention_days") {
+	if _, err := indexer.Load(context.Background(), indexer.Options{Repo: bad}); err == nil || !strings.Contains(err.Error(), "retention_days") {
 		t.Errorf("retention_days = 0: err %v", err)
 	}
 }

@@ -58,7 +58,7 @@ func TestGraphReadableAsAIAgents(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	l, err := indexer.Load(context.Background(), indexer.Options{Repo: "../content"}, nil)
+	l, err := indexer.Load(context.Background(), indexer.Options{Repo: "../content"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,11 +38,13 @@ type Loaded struct {
 }
 
 // Load runs the source, parse and graph stages.
-func Load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
+func Load(ctx context.Context, opt Options) (*Loaded, error) {
+	return load(ctx, opt, &stopwatch{r: &Report{}})
+}
+
+// load is Load, timing each stage on clock.
+func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	opt = opt.withDefaults()
-	if clock == nil {
-		clock = &stopwatch{r: &Report{}}
-	}
 	clock.start("source")
 	repo, diags, err := source.Open(opt.Repo)
 	if err != nil {

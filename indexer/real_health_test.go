@@ -148,7 +148,7 @@ func TestRealHealth(t *testing.T) {
 // EPISODE#e005` finds a path.
 func TestRealLeadsToAndPaths(t *testing.T) {
 	s := realSnapshots[0]
-	in, err := indexer.Load(context.Background(), indexer.Options{Repo: s.repo(t)}, nil)
+	in, err := indexer.Load(context.Background(), indexer.Options{Repo: s.repo(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

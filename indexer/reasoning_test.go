@@ -34,7 +34,7 @@ func TestCausalReasoningGenerated(t *testing.T) {
 	}
 	ctx := context.Background()
 	opt := indexer.Options{Repo: repo, Out: t.TempDir() + "/public", CacheDir: t.TempDir()}
-	l, err := indexer.Load(ctx, opt, nil)
+	l, err := indexer.Load(ctx, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

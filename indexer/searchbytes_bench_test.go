@@ -35,7 +35,7 @@ func BenchmarkStaticSearchBytes10k(b *testing.B) {
 	if err := source.WriteRepo(repo, corpus.Commits); err != nil {
 		b.Fatal(err)
 	}
-	l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo}, nil)
+	l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo})
 	if err != nil {
 		b.Fatal(err)
 	}

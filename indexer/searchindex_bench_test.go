@@ -21,7 +21,7 @@ func searchDocs10k(b *testing.B) []search.Doc {
 	if err := source.WriteRepo(repo, gen.Generate(gen.Sized(10_000)).Commits); err != nil {
 		b.Fatal(err)
 	}
-	l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo}, nil)
+	l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo})
 	if err != nil {
 		b.Fatal(err)
 	}

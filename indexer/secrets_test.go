@@ -307,7 +307,7 @@ func TestSecretsCLI(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
 	run := func(args ...string) (string, int) {
 		cmd := exec.Command(bin, args...)
-		cmd.Env = append(os.Environ(), indexer.CacheEnv+"="+t.TempDir())
+		cmd.Env = append(os.Environ(), "ENGRAM_CACHE_DIR="+t.TempDir())
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		err := cmd.Run()

@@ -327,7 +327,7 @@ func walkStrings(v any, f func(string) string) any {
 
 func loadSite(t *testing.T, dir string) *export.Site {
 	t.Helper()
-	l, err := indexer.Load(context.Background(), indexer.Options{Repo: dir}, nil)
+	l, err := indexer.Load(context.Background(), indexer.Options{Repo: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

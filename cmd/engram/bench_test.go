@@ -45,7 +45,7 @@ func engramBinary(b *testing.B) string {
 func runProcess(b *testing.B, bin, cache string, args ...string) {
 	b.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), indexer.CacheEnv+"="+cache)
+	cmd.Env = append(os.Environ(), cacheEnv+"="+cache)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("engram %v: %v\n%s", args, err, out)
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/engramhq/engram/indexer"
@@ -40,7 +41,7 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("%w: build: --budget must be a number of tokens above 0", errUsage)
 	}
 	began := time.Now()
-	r, err := indexer.Build(ctx, indexer.Options{Repo: *repo, Out: *out, BaseURL: *baseURL, Now: ref, Force: *force, Redact: *redact, Log: stderr, Budget: *budget})
+	r, err := indexer.Build(ctx, indexer.Options{Repo: *repo, Out: *out, BaseURL: *baseURL, Now: ref, Force: *force, Redact: *redact, Log: stderr, Budget: *budget, CacheDir: os.Getenv(cacheEnv)})
 	if r != nil {
 		printDiagnostics(stderr, r.Diagnostics, *verbose)
 	}

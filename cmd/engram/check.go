@@ -26,7 +26,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *repo == "" {
 		*repo = defaultRepo()
 	}
-	l, err := indexer.Load(ctx, indexer.Options{Repo: *repo}, nil)
+	l, err := indexer.Load(ctx, indexer.Options{Repo: *repo})
 	if err != nil {
 		return err
 	}

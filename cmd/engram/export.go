@@ -38,7 +38,7 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *repo == "" {
 		*repo = defaultRepo()
 	}
-	l, err := indexer.Load(ctx, indexer.Options{Repo: *repo, Now: ref}, nil)
+	l, err := indexer.Load(ctx, indexer.Options{Repo: *repo, Now: ref})
 	if err != nil {
 		return err
 	}

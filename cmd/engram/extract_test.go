@@ -30,7 +30,7 @@ func TestExtractRealLogs(t *testing.T) {
 	if !strings.Contains(stdout.String(), "extracted 15 of 15 session logs") {
 		t.Errorf("stdout:\n%s", stdout.String())
 	}
-	l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo}, nil)
+	l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo})
 	if err != nil {
 		t.Fatal(err)
 	}

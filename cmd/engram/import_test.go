@@ -42,7 +42,7 @@ func TestImportExportRealSnapshot(t *testing.T) {
 	repo, out := filepath.Join(t.TempDir(), "repo"), filepath.Join(t.TempDir(), "out")
 	mustRun(t, "import", "ai-agents", aiAgentsMemory, "--repo", repo)
 
-	l, err := indexer.Load(ctx, indexer.Options{Repo: repo}, nil)
+	l, err := indexer.Load(ctx, indexer.Options{Repo: repo})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/source"
 )
@@ -29,7 +28,7 @@ func TestMain(m *testing.M) {
 		if cache, err = os.MkdirTemp("", "engram-test-cache-"); err != nil {
 			panic(err)
 		}
-		os.Setenv(indexer.CacheEnv, cache)
+		os.Setenv(cacheEnv, cache)
 	}
 	testscript.Main(cleanup{m, cache}, map[string]func(){"engram": main})
 }
@@ -52,7 +51,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
-			env.Setenv(indexer.CacheEnv, filepath.Join(env.WorkDir, ".cache"))
+			env.Setenv(cacheEnv, filepath.Join(env.WorkDir, ".cache"))
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

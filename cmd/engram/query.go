@@ -70,7 +70,7 @@ func (q *queryFlags) snapshot(ctx context.Context, stderr io.Writer, parts index
 	if q.repo == "" {
 		q.repo = defaultRepo()
 	}
-	snap, info, err := indexer.Snapshot(ctx, indexer.Options{Repo: q.repo, Now: ref}, parts)
+	snap, info, err := indexer.Snapshot(ctx, indexer.Options{Repo: q.repo, Now: ref, CacheDir: os.Getenv(cacheEnv)}, parts)
 	if err != nil {
 		return nil, err
 	}

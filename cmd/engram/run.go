@@ -140,6 +140,11 @@ func flagList(fs *flag.FlagSet) string {
 	return s
 }
 
+// cacheEnv names the environment variable that says where the query
+// cache goes (indexer.Options.CacheDir); unset, the user's cache
+// directory.
+const cacheEnv = "ENGRAM_CACHE_DIR"
+
 // defaultRepo is ".", or "content" when "." holds no memory repository and
 // ./content does: running engram in its own source tree builds the demo.
 func defaultRepo() string {
