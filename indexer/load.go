@@ -18,6 +18,7 @@ import (
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/parse"
 	"github.com/engramhq/engram/indexer/related"
+	"github.com/engramhq/engram/indexer/search"
 	"github.com/engramhq/engram/indexer/secrets"
 	"github.com/engramhq/engram/indexer/source"
 )
@@ -174,7 +175,7 @@ func clusterLessons(notes []note.Note, meta []export.Meta) []export.LessonCluste
 			}
 		}
 	}
-	cs := lessons.Clusters(ls, lessons.Options{})
+	cs := lessons.Clusters(ls, lessons.Options{Analyze: search.AnalyzeKeepingNegations})
 	var out []export.LessonCluster
 	for _, c := range cs {
 		lc := export.LessonCluster{Text: c.Text, Count: c.Count, Episodes: c.Episodes, Latest: c.Latest, Wordings: c.Members}

@@ -39,11 +39,11 @@ type featureCount struct {
 	tf int32
 }
 
-func analyse(ls []Lesson) *corpus {
+func analyse(ls []Lesson, rd reader) *corpus {
 	c := &corpus{group: make([]int, len(ls))}
 	words, of := distinctWordings(ls)
 	c.words = words
-	rs := readAll(words)
+	rs := readAll(words, rd)
 	in := interner{terms: make(map[string]int32, len(words)), bigrams: make(map[uint64]int32, 4*len(words))}
 	byKey := map[string]int{}
 	groupOf := make([]int, len(words))
@@ -92,14 +92,14 @@ func distinctWordings(ls []Lesson) (words []string, of []int) {
 
 // readAll reads the wordings on every processor: reading is most of the
 // work, and each reading depends on its wording alone.
-func readAll(words []string) []reading {
+func readAll(words []string, rd reader) []reading {
 	rs := make([]reading, len(words))
 	workers := min(runtime.GOMAXPROCS(0), len(words)/256+1)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
 			for k := w; k < len(words); k += workers {
-				rs[k] = read(words[k])
+				rs[k] = rd.read(words[k])
 			}
 		})
 	}

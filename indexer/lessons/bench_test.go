@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/engramhq/engram/indexer/search"
 )
 
 // BenchmarkClusters20k clusters the lessons of a 10,000-episode repository:
@@ -15,7 +17,7 @@ func BenchmarkClusters20k(b *testing.B) {
 	ls := generate(20_000, 1)
 	b.ReportAllocs()
 	for b.Loop() {
-		Clusters(ls, Options{})
+		Clusters(ls, Options{Analyze: search.AnalyzeKeepingNegations})
 	}
 }
 

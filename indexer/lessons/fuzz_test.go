@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/engramhq/engram/indexer/search"
 )
 
 // FuzzClusters: any lessons at any threshold cluster without panicking,
@@ -31,7 +33,7 @@ func FuzzClusters(f *testing.F) {
 		for i, line := range strings.Split(text, "\n") {
 			ls = append(ls, Lesson{Text: line, Episode: line[:min(3, len(line))], Date: day0.Add(time.Duration(i%4) * time.Hour)})
 		}
-		o := Options{Duplicate: duplicate, Related: related, MaxRelated: 3}
+		o := Options{Analyze: search.AnalyzeKeepingNegations, Duplicate: duplicate, Related: related, MaxRelated: 3}
 		got := Clusters(ls, o)
 		count := 0
 		var members []string

@@ -86,6 +86,11 @@ type Related struct {
 // Options are the thresholds of the two tiers. The zero value, or a zero
 // field, means the defaults.
 type Options struct {
+	// Analyze turns a text into its terms: the search stage's English
+	// analyser with negations kept (search.AnalyzeKeepingNegations),
+	// given by the orchestrator so that lessons, which export publishes,
+	// does not import a stage that comes after export. Required.
+	Analyze func(text string) []string
 	// Duplicate is the similarity a lesson must exceed with a cluster's
 	// wording to join the cluster.
 	Duplicate float64
@@ -150,7 +155,10 @@ func Clusters(ls []Lesson, o Options) []Cluster {
 		return nil
 	}
 	o = o.withDefaults()
-	c := analyse(ls)
+	if o.Analyze == nil {
+		panic("lessons: Options.Analyze is nil")
+	}
+	c := analyse(ls, newReader(o.Analyze))
 	vs := weigh(c, len(ls))
 	win := winners(ls, c.group, len(c.groups))
 	dup := tier{o.Duplicate, DuplicateMinShared}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/engramhq/engram/indexer/search"
 )
 
 var day0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -27,7 +29,7 @@ func at(texts ...string) []Lesson {
 // similarities returns the similarity of ls[0] with each lesson, and the
 // terms they share, in the collection ls.
 func similarities(ls []Lesson) ([]float64, []int) {
-	c := analyse(ls)
+	c := analyse(ls, testReader)
 	vs := weigh(c, len(ls))
 	sims, shared := make([]float64, len(ls)), make([]int, len(ls))
 	for i := range ls {
@@ -59,7 +61,7 @@ func TestParaphrasesCluster(t *testing.T) {
 	if sims, _ := similarities(ls); !near(sims[1], 1) || !near(sims[2], 1) {
 		t.Errorf("similarities %v, want 1", sims)
 	}
-	got := Clusters(ls, Options{})
+	got := Clusters(ls, Options{Analyze: search.AnalyzeKeepingNegations})
 	want := []Cluster{{
 		Text:     "run the TESTS before you commit!",
 		Count:    3,
@@ -98,10 +100,10 @@ func TestDifferentLessonsStayApart(t *testing.T) {
 			if _, shared := similarities(ls); shared[1] != tt.shared {
 				t.Errorf("shared terms = %d, want %d", shared[1], tt.shared)
 			}
-			if r := read(tt.other); r.negated != tt.negated {
+			if r := testReader.read(tt.other); r.negated != tt.negated {
 				t.Errorf("negated = %v, want %v", r.negated, tt.negated)
 			}
-			if got := Clusters(ls, Options{}); len(got) != 2 {
+			if got := Clusters(ls, Options{Analyze: search.AnalyzeKeepingNegations}); len(got) != 2 {
 				t.Errorf("got %d clusters, want 2: %+v", len(got), got)
 			}
 		})
@@ -122,7 +124,7 @@ func TestRewordingsCluster(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Clusters(at(tt.a, tt.b), Options{})
+			got := Clusters(at(tt.a, tt.b), Options{Analyze: search.AnalyzeKeepingNegations})
 			if len(got) != 1 {
 				sims, shared := similarities(at(tt.a, tt.b))
 				t.Errorf("got %d clusters, want 1 (similarity %.3f, %d shared terms)", len(got), sims[1], shared[1])
@@ -144,7 +146,7 @@ func TestBagOfWordsLimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Clusters(at(tt.a, tt.b), Options{}); len(got) != 1 {
+			if got := Clusters(at(tt.a, tt.b), Options{Analyze: search.AnalyzeKeepingNegations}); len(got) != 1 {
 				t.Errorf("got %d clusters, want 1: %+v", len(got), got)
 			}
 		})
@@ -169,7 +171,7 @@ func TestContractions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.a, func(t *testing.T) {
-			if got := Clusters(at(tt.a, tt.b), Options{}); len(got) != 1 {
+			if got := Clusters(at(tt.a, tt.b), Options{Analyze: search.AnalyzeKeepingNegations}); len(got) != 1 {
 				t.Errorf("got %d clusters, want 1: %+v", len(got), got)
 			}
 		})
@@ -202,7 +204,7 @@ func TestFreshestWordingWins(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Clusters(tt.ls, Options{})
+			got := Clusters(tt.ls, Options{Analyze: search.AnalyzeKeepingNegations})
 			if len(got) != 1 || got[0].Text != tt.want {
 				t.Fatalf("Clusters = %+v, want one cluster with text %q", got, tt.want)
 			}
@@ -230,7 +232,7 @@ func TestCentralWordingLeads(t *testing.T) {
 		right = "Verify every factual claim in both directions: a reviewer can be wrong either way"
 	)
 	ls := []Lesson{{Text: left, Date: day0}, {Text: hub, Date: day0}, {Text: right, Date: day0}}
-	got := Clusters(ls, Options{})
+	got := Clusters(ls, Options{Analyze: search.AnalyzeKeepingNegations})
 	if len(got) != 1 || got[0].Text != hub {
 		t.Errorf("Clusters = %+v, want one cluster led by %q", got, hub)
 	}
@@ -246,7 +248,7 @@ func TestCountsAndEpisodes(t *testing.T) {
 		{Text: "Pin the linter version", Episode: "", Date: day0},
 		{Text: "Measure before optimising", Episode: "c", Date: day0},
 	}
-	got := Clusters(ls, Options{})
+	got := Clusters(ls, Options{Analyze: search.AnalyzeKeepingNegations})
 	want := []Cluster{
 		{
 			Text:     "Pin the linter version",
@@ -282,7 +284,7 @@ const (
 // on the dates and not on the input order.
 func TestNoChaining(t *testing.T) {
 	dup := tier{DefaultDuplicate, DuplicateMinShared}
-	c := analyse(at(chainA, chainB, chainC))
+	c := analyse(at(chainA, chainB, chainC), testReader)
 	vs := weigh(c, 3)
 	_, ab := dup.holds(vs[0], vs[1])
 	_, bc := dup.holds(vs[1], vs[2])
@@ -308,7 +310,7 @@ func TestNoChaining(t *testing.T) {
 				for _, i := range order {
 					in = append(in, tt.ls[i])
 				}
-				got := Clusters(in, Options{})
+				got := Clusters(in, Options{Analyze: search.AnalyzeKeepingNegations})
 				if len(got) != len(tt.want) {
 					t.Fatalf("order %v: %d clusters, want %d: %+v", order, len(got), len(tt.want), got)
 				}
@@ -347,7 +349,7 @@ func TestTemplateFamily(t *testing.T) {
 	if !strings.HasPrefix(ls[0].Text, "Run the parser tests") {
 		t.Fatalf("the family is %q…, want the Run template", ls[0].Text)
 	}
-	c := analyse(ls)
+	c := analyse(ls, testReader)
 	vs := weigh(c, len(ls))
 	comp := singleLinkage(vs, tier{DefaultDuplicate, DuplicateMinShared})
 	family := len(subjects) * len(subjects)
@@ -356,19 +358,19 @@ func TestTemplateFamily(t *testing.T) {
 			t.Fatalf("single linkage does not chain %q to %q; this test shows nothing", ls[i].Text, ls[0].Text)
 		}
 	}
-	checkNearLeader(t, ls, Clusters(ls, Options{}))
+	checkNearLeader(t, ls, Clusters(ls, Options{Analyze: search.AnalyzeKeepingNegations}))
 }
 
 // TestNearLeader: in a mixed corpus, every wording of a cluster is a
 // duplicate of the cluster's wording.
 func TestNearLeader(t *testing.T) {
 	ls := generate(3000, 7)
-	checkNearLeader(t, ls, Clusters(ls, Options{}))
+	checkNearLeader(t, ls, Clusters(ls, Options{Analyze: search.AnalyzeKeepingNegations}))
 }
 
 func checkNearLeader(t *testing.T, ls []Lesson, cs []Cluster) {
 	t.Helper()
-	c := analyse(ls)
+	c := analyse(ls, testReader)
 	vs := weigh(c, len(ls))
 	dup := tier{DefaultDuplicate, DuplicateMinShared}
 	byWording := map[string]int{}
@@ -416,12 +418,12 @@ func singleLinkage(vs []vector, t tier) []int {
 
 func TestOrderIndependence(t *testing.T) {
 	ls := generate(3000, 7)
-	want, _ := json.Marshal(Clusters(ls, Options{}))
+	want, _ := json.Marshal(Clusters(ls, Options{Analyze: search.AnalyzeKeepingNegations}))
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range 5 {
 		shuffled := slices.Clone(ls)
 		r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-		got, _ := json.Marshal(Clusters(shuffled, Options{}))
+		got, _ := json.Marshal(Clusters(shuffled, Options{Analyze: search.AnalyzeKeepingNegations}))
 		if string(got) != string(want) {
 			t.Fatalf("shuffle %d: output differs", i)
 		}
@@ -429,10 +431,10 @@ func TestOrderIndependence(t *testing.T) {
 }
 
 func TestEmptyInput(t *testing.T) {
-	if got := Clusters(nil, Options{}); got != nil {
+	if got := Clusters(nil, Options{Analyze: search.AnalyzeKeepingNegations}); got != nil {
 		t.Errorf("Clusters(nil) = %+v, want nil", got)
 	}
-	if got := Clusters([]Lesson{}, Options{}); got != nil {
+	if got := Clusters([]Lesson{}, Options{Analyze: search.AnalyzeKeepingNegations}); got != nil {
 		t.Errorf("Clusters([]) = %+v, want nil", got)
 	}
 }
@@ -443,7 +445,7 @@ func TestEmptyInput(t *testing.T) {
 func TestLessonsWithoutTerms(t *testing.T) {
 	ls := at("", "   ", "The", "the ", "THE", "of the", "!!!", "🎉", "🎉", "Run the tests",
 		"4f2a9c1e8b7d", "#2334", "4F2A9C1E8B7D")
-	got := Clusters(ls, Options{})
+	got := Clusters(ls, Options{Analyze: search.AnalyzeKeepingNegations})
 	want := [][]string{
 		{"THE", "The", "the"},
 		{"4F2A9C1E8B7D", "4f2a9c1e8b7d"},
@@ -490,7 +492,7 @@ func TestNonLatin(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Clusters(at(tt.texts...), Options{}); len(got) != tt.want {
+			if got := Clusters(at(tt.texts...), Options{Analyze: search.AnalyzeKeepingNegations}); len(got) != tt.want {
 				t.Errorf("got %d clusters, want %d: %+v", len(got), tt.want, got)
 			}
 		})
@@ -500,10 +502,10 @@ func TestNonLatin(t *testing.T) {
 func TestThresholdIsStrict(t *testing.T) {
 	ls := at(chainA, chainB)
 	s, _ := similarities(ls)
-	if got := Clusters(ls, Options{Duplicate: s[1]}); len(got) != 2 {
+	if got := Clusters(ls, Options{Analyze: search.AnalyzeKeepingNegations, Duplicate: s[1]}); len(got) != 2 {
 		t.Errorf("at threshold = similarity %v: %d clusters, want 2", s[1], len(got))
 	}
-	if got := Clusters(ls, Options{Duplicate: math.Nextafter(s[1], 0)}); len(got) != 1 {
+	if got := Clusters(ls, Options{Analyze: search.AnalyzeKeepingNegations, Duplicate: math.Nextafter(s[1], 0)}); len(got) != 1 {
 		t.Errorf("just below similarity %v: %d clusters, want 1", s[1], len(got))
 	}
 }
@@ -531,7 +533,7 @@ func TestThresholdExtremes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := memberSets(Clusters(ls, Options{Duplicate: tt.threshold})); !reflect.DeepEqual(got, tt.want) {
+			if got := memberSets(Clusters(ls, Options{Analyze: search.AnalyzeKeepingNegations, Duplicate: tt.threshold})); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("members = %q, want %q", got, tt.want)
 			}
 		})
@@ -547,7 +549,7 @@ func TestSortOrder(t *testing.T) {
 		{Text: "d lesson", Date: day0},
 	}
 	var got []string
-	for _, c := range Clusters(ls, Options{}) {
+	for _, c := range Clusters(ls, Options{Analyze: search.AnalyzeKeepingNegations}) {
 		got = append(got, c.Text)
 	}
 	// Count first, then the most recent, then the text.
@@ -571,7 +573,7 @@ func TestCandidatesMatchBruteForce(t *testing.T) {
 			}
 			ls[i] = Lesson{Text: text, Date: day0.AddDate(0, 0, r.IntN(10))}
 		}
-		c := analyse(ls)
+		c := analyse(ls, testReader)
 		vs := weigh(c, len(ls))
 		win := winners(ls, c.group, len(c.groups))
 		for _, th := range []float64{-1, 0, 0.1, 0.3, 0.5, 0.7, 0.95, 0.999999} {
@@ -645,7 +647,7 @@ func TestNegationNeverMerges(t *testing.T) {
 	for i := range 30 { // make "not" common
 		ls = append(ls, Lesson{Text: fmt.Sprintf("Do not forget step %d", i), Episode: fmt.Sprintf("F%d", i), Date: day0})
 	}
-	cs := Clusters(ls, Options{})
+	cs := Clusters(ls, Options{Analyze: search.AnalyzeKeepingNegations})
 	var got []string
 	for _, c := range cs {
 		if strings.Contains(strings.ToLower(c.Text), "rotat") {
@@ -693,7 +695,7 @@ func TestRuleNegated(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
-			if got := read(tt.text).negated; got != tt.negated {
+			if got := testReader.read(tt.text).negated; got != tt.negated {
 				t.Errorf("negated = %v, want %v", got, tt.negated)
 			}
 		})
@@ -735,3 +737,6 @@ func TestMeaningless(t *testing.T) {
 		}
 	}
 }
+
+// testReader reads lessons as Clusters does in a build.
+var testReader = newReader(search.AnalyzeKeepingNegations)

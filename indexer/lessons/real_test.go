@@ -11,6 +11,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/aiagents"
 	"github.com/engramhq/engram/indexer/lessons"
+	"github.com/engramhq/engram/indexer/search"
 )
 
 // The real lessons: the episodes of two snapshots of rjmurillo/ai-agents
@@ -215,7 +216,7 @@ func TestRealPrecision(t *testing.T) {
 			for i, l := range ls {
 				in[i] = l.Lesson
 			}
-			got := tiersOf(ls, lessons.Clusters(in, lessons.Options{}))
+			got := tiersOf(ls, lessons.Clusters(in, lessons.Options{Analyze: search.AnalyzeKeepingNegations}))
 			dups, rels := scoreOf(got.duplicates, labels), scoreOf(got.related, labels)
 			for _, p := range append(dups.unlabelled, rels.unlabelled...) {
 				t.Errorf("unlabelled pair proposed: %s\t%s", p[0], p[1])
@@ -267,14 +268,14 @@ func TestDefaultsAreNotOnAnEdge(t *testing.T) {
 	}
 	want := labelledDuplicates(ls, labels)
 	for _, d := range []float64{0.08, 0.1, 0.12, 0.13, 0.14, 0.15, 0.16, 0.17, 0.18, 0.2} {
-		got := scoreOf(tiersOf(ls, lessons.Clusters(in, lessons.Options{Duplicate: d, MaxRelated: -1})).duplicates, labels)
+		got := scoreOf(tiersOf(ls, lessons.Clusters(in, lessons.Options{Analyze: search.AnalyzeKeepingNegations, Duplicate: d, MaxRelated: -1})).duplicates, labels)
 		t.Logf("duplicates above %.2f: %2d pairs, %2d duplicate, precision %.2f, recall %.2f", d, got.pairs, got.dup, ratio(got.dup, got.pairs), ratio(got.dup, want))
 		if near := d > lessons.DefaultDuplicate-0.015 && d < lessons.DefaultDuplicate+0.015; near && ratio(got.dup, got.pairs) < 0.9 {
 			t.Errorf("duplicates above %.2f, near the default: precision %.2f", d, ratio(got.dup, got.pairs))
 		}
 	}
 	for _, r := range []float64{0.06, 0.07, 0.08, 0.09, 0.1, 0.11, 0.12, 0.14} {
-		got := scoreOf(tiersOf(ls, lessons.Clusters(in, lessons.Options{Related: r})).related, labels)
+		got := scoreOf(tiersOf(ls, lessons.Clusters(in, lessons.Options{Analyze: search.AnalyzeKeepingNegations, Related: r})).related, labels)
 		t.Logf("related above %.2f: %2d pairs, %2d duplicate, %2d related, precision %.2f", r, got.pairs, got.dup, got.rel, ratio(got.dup+got.rel, got.pairs))
 		if near := r > lessons.DefaultRelated-0.015 && r < lessons.DefaultRelated+0.015; near && ratio(got.dup+got.rel, got.pairs) < 0.7 {
 			t.Errorf("related above %.2f, near the default: precision %.2f", r, ratio(got.dup+got.rel, got.pairs))

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/engramhq/engram/indexer/search"
 )
 
 // checkRelated: each list is sorted best first, at most max long, names
@@ -45,7 +47,7 @@ func TestRelated(t *testing.T) {
 		"Document the cache eviction policy",
 		"Pin the compiler version in the release image",
 	)
-	cs := Clusters(ls, Options{})
+	cs := Clusters(ls, Options{Analyze: search.AnalyzeKeepingNegations})
 	checkRelated(t, cs, DefaultMaxRelated)
 	related := func(a, b string) (Related, bool) {
 		for _, c := range cs {
@@ -78,7 +80,7 @@ func TestRelated(t *testing.T) {
 			}
 		})
 	}
-	if cs := Clusters(ls, Options{MaxRelated: -1}); slices.ContainsFunc(cs, func(c Cluster) bool { return c.Related != nil }) {
+	if cs := Clusters(ls, Options{Analyze: search.AnalyzeKeepingNegations, MaxRelated: -1}); slices.ContainsFunc(cs, func(c Cluster) bool { return c.Related != nil }) {
 		t.Errorf("MaxRelated -1: related lists %+v, want none", cs)
 	}
 }
@@ -94,7 +96,7 @@ func TestRelatedIsMutual(t *testing.T) {
 	}
 	for _, tt := range []struct{ max, listing, each int }{{3, 4, 3}, {7, 8, 7}} {
 		t.Run(fmt.Sprint(tt.max), func(t *testing.T) {
-			cs := Clusters(at(texts...), Options{MaxRelated: tt.max})
+			cs := Clusters(at(texts...), Options{Analyze: search.AnalyzeKeepingNegations, MaxRelated: tt.max})
 			checkRelated(t, cs, tt.max)
 			listing := 0
 			for _, c := range cs {
@@ -130,7 +132,7 @@ func TestBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cs := Clusters(tt.ls, Options{})
+			cs := Clusters(tt.ls, Options{Analyze: search.AnalyzeKeepingNegations})
 			var got []int
 			for _, c := range cs {
 				got = append(got, c.Count)

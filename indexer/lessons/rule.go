@@ -2,12 +2,10 @@ package lessons
 
 import (
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/engramhq/engram/indexer/note"
-	"github.com/engramhq/engram/indexer/search"
 )
 
 // reading is what a lesson says, as compared: the content terms of its
@@ -31,21 +29,36 @@ type reading struct {
 // The negation words are not content terms, in the rule or out of it: the
 // polarity keeps a lesson apart from its negation, and the words would
 // only make unrelated lessons that both say "not" look alike.
-func read(text string) reading {
+func (rd reader) read(text string) reading {
 	title, body := parts(prepare(text))
 	title, avoid := cutAvoid(title)
 	r := reading{negated: avoid}
-	r.title = content(search.AnalyzeKeepingNegations(additiveNotsOut(title)), &r.negated)
+	r.title = rd.content(rd.analyze(additiveNotsOut(title)), &r.negated)
 	if strings.TrimSpace(body) != "" {
-		r.body = content(search.AnalyzeKeepingNegations(body), nil)
+		r.body = rd.content(rd.analyze(body), nil)
 	}
 	return r
 }
 
+// reader reads lessons with one analyser; stops are extraStops as it
+// analyses them.
+type reader struct {
+	analyze func(string) []string
+	stops   map[string]bool
+}
+
+func newReader(analyze func(string) []string) reader {
+	stops := map[string]bool{}
+	for _, t := range analyze(extraStops) {
+		stops[t] = true
+	}
+	return reader{analyze: analyze, stops: stops}
+}
+
 // content keeps the terms that say what a lesson is about, flipping
 // *negated at each negation if negated is not nil.
-func content(ts []string, negated *bool) []string {
-	stops := extraStops()
+func (rd reader) content(ts []string, negated *bool) []string {
+	stops := rd.stops
 	out := ts[:0]
 	for _, t := range ts {
 		switch {
@@ -73,18 +86,11 @@ func negation(t string) bool {
 // but that say nothing about a lesson's subject: quantifiers, modal verbs,
 // intensifiers and linking adverbs, and the most generic verbs. In a small
 // corpus they are rare enough for IDF to weigh them like content words.
-var extraStops = sync.OnceValue(func() map[string]bool {
-	const words = "also always just even still already yet ever often usually really actually " +
-		"simply merely quite rather instead however therefore thus hence whether either neither " +
-		"every each many much one two three first second new via per like well etc " +
-		"can will shall may might must get gets got make makes made use uses used using " +
-		"need needs needed thing things way ways lot lots now today"
-	m := map[string]bool{}
-	for _, t := range search.AnalyzeKeepingNegations(words) {
-		m[t] = true
-	}
-	return m
-})
+const extraStops = "also always just even still already yet ever often usually really actually " +
+	"simply merely quite rather instead however therefore thus hence whether either neither " +
+	"every each many much one two three first second new via per like well etc " +
+	"can will shall may might must get gets got make makes made use uses used using " +
+	"need needs needed thing things way ways lot lots now today"
 
 // meaningless reports a term that carries no meaning for what a lesson
 // says: a number, or a commit SHA or other hex id (note.IsHexID).
