@@ -55,3 +55,65 @@ func TestHeavyDependenciesHaveOneOwner(t *testing.T) {
 		}
 	}
 }
+
+// layers are engram's own packages in pipeline order (STYLE "The shape
+// of the program"): a package imports only packages of earlier layers,
+// never one of its own layer or a later one, so no stage reaches into a
+// stage that runs after it, and stages of one layer do not call each
+// other. A new package must be given its layer here.
+var layers = [][]string{
+	// the domain types, and leaves that know nothing of notes
+	{"indexer/note", "indexer/tokens", "templates", "indexer/secrets/secretstest"},
+	// reading: files and history, secrets, notes
+	{"indexer/source", "indexer/secrets", "indexer/parse"},
+	// the other inputs: execution events, session logs, ai-agents
+	// files; and the generator of test repositories
+	{"indexer/events", "indexer/extract", "indexer/aiagents", "indexer/gen"},
+	// what is computed from the notes
+	{"indexer/causal", "indexer/related", "indexer/lessons"},
+	// the documents of the API
+	{"indexer/export"},
+	// what is computed from the documents
+	{"indexer/search", "indexer/bootstrap"},
+	// what answers from them: queries, pages
+	{"indexer/query", "site"},
+	// the orchestrator, then the command line
+	{"indexer"},
+	{"cmd/engram"},
+}
+
+// TestLayers checks that every package of engram imports only packages
+// of earlier layers.
+func TestLayers(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	const module = "github.com/engramhq/engram/"
+	layer := map[string]int{}
+	for i, ps := range layers {
+		for _, p := range ps {
+			layer[module+p] = i
+		}
+	}
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "github.com/engramhq/engram/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := fields[0]
+		l, ok := layer[pkg]
+		if !ok {
+			t.Errorf("%s has no layer: add it to layers", pkg)
+			continue
+		}
+		for _, imp := range fields[1:] {
+			if !strings.HasPrefix(imp, module) {
+				continue
+			}
+			if li, ok := layer[imp]; ok && li >= l {
+				t.Errorf("%s (layer %d) imports %s (layer %d): a package imports only earlier layers", strings.TrimPrefix(pkg, module), l, strings.TrimPrefix(imp, module), li)
+			}
+		}
+	}
+}
