@@ -185,9 +185,9 @@ func LoadConfig(fsys fs.FS) (Config, []note.Diagnostic, error) {
 		}
 		return c, nil, fmt.Errorf("%s: %w", ConfigFile, err)
 	}
-	var diags []note.Diagnostic
+	var diags note.Diagnostics
 	for _, k := range md.Undecoded() {
-		diags = append(diags, note.Diagnostic{Path: ConfigFile, Line: 1, Col: 1, Severity: note.Warning, Message: fmt.Sprintf("unknown key %q", k.String()), Rule: "config-unknown-key"})
+		diags.Report(ConfigFile, 1, 1, note.Warning, "config-unknown-key", "unknown key %q", k.String())
 	}
 	if err := c.Validate(); err != nil {
 		return c, diags, fmt.Errorf("%s: %w", ConfigFile, err)

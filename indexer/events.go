@@ -21,20 +21,19 @@ import (
 // kept are the events within days of ref, oldest first; expired are the
 // older ones, which the output leaves out and engram prune deletes. Each
 // file's expired lines are listed in one info diagnostic.
-func readEvents(repo *source.Repo, ref time.Time, days int) (kept, expired []events.Event, diags []note.Diagnostic) {
+func readEvents(repo *source.Repo, ref time.Time, days int) (kept, expired []events.Event, diags note.Diagnostics) {
 	var all []events.Event
 	for _, f := range repo.Files {
 		if !events.IsFile(f.Path) {
 			continue
 		}
 		if f.Size > events.MaxFileBytes {
-			diags = append(diags, note.Diagnostic{Path: f.Path, Line: 1, Col: 1, Severity: note.Error, Rule: "events-too-large",
-				Message: fmt.Sprintf("events file is %d bytes, over the limit of %d; not read", f.Size, events.MaxFileBytes)})
+			diags.Report(f.Path, 1, 1, note.Error, "events-too-large", "events file is %d bytes, over the limit of %d; not read", f.Size, events.MaxFileBytes)
 			continue
 		}
 		data, err := fs.ReadFile(repo.FS, f.Path)
 		if err != nil {
-			diags = append(diags, note.Diagnostic{Path: f.Path, Line: 1, Col: 1, Severity: note.Error, Rule: "read", Message: err.Error()})
+			diags.Report(f.Path, 1, 1, note.Error, "read", "%s", err.Error())
 			continue
 		}
 		evs, d := events.Parse(f.Path, data)

@@ -36,9 +36,9 @@ type feedbackRecord struct {
 func readFeedback(repo *source.Repo, notes []note.Note) ([]export.Feedback, []note.Diagnostic) {
 	out := make([]export.Feedback, len(notes))
 	ix := causal.NewIndex(notes)
-	var diags []note.Diagnostic
+	var diags note.Diagnostics
 	report := func(p string, line int, sev note.Severity, rule, format string, args ...any) {
-		diags = append(diags, note.Diagnostic{Path: p, Line: line, Col: 1, Severity: sev, Rule: rule, Message: fmt.Sprintf(format, args...)})
+		diags.Report(p, line, 1, sev, rule, format, args...)
 	}
 	for _, f := range repo.Files {
 		if !isFeedback(f.Path) {

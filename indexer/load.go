@@ -194,15 +194,14 @@ func expireObservations(notes []note.Note, meta []export.Meta, ref time.Time, tt
 	if len(ttl) == 0 {
 		return nil
 	}
-	var diags []note.Diagnostic
+	var diags note.Diagnostics
 	for i := range notes {
 		n := &notes[i]
 		age := ref.Sub(meta[i].Created).Hours() / 24
 		kept := n.Observations[:0]
 		for _, o := range n.Observations {
 			if days, ok := ttl[strings.ToLower(o.Category)]; ok && age > days {
-				diags = append(diags, note.Diagnostic{Path: n.Path, Line: o.Line, Col: 1, Severity: note.Info, Rule: "ttl-expired",
-					Message: fmt.Sprintf("[%s] observation is %.0f days old, past its TTL of %g days; left out", o.Category, age, days)})
+				diags.Report(n.Path, o.Line, 1, note.Info, "ttl-expired", "[%s] observation is %.0f days old, past its TTL of %g days; left out", o.Category, age, days)
 				continue
 			}
 			kept = append(kept, o)
@@ -250,7 +249,7 @@ func parseAll(ctx context.Context, repo *source.Repo, cfg Config) ([]note.Note, 
 	}
 	var notes []note.Note
 	var files []source.File
-	var diags []note.Diagnostic
+	var diags note.Diagnostics
 	for _, r := range results {
 		diags = append(diags, r.diags...)
 		if r.ok {
@@ -282,7 +281,7 @@ func readFile(repo *source.Repo, f source.File, p *parse.Parser) parsed {
 		return unread(f, []note.Diagnostic{{Path: f.Path, Line: 1, Col: 1, Severity: note.Error, Rule: "read", Message: err.Error()}})
 	}
 	var n note.Note
-	var diags []note.Diagnostic
+	var diags note.Diagnostics
 	if aiagents.IsEpisodeFile(f.Path) {
 		// ai-agents episode JSON is published as it is (SPEC §2.4).
 		n, diags, err = aiagents.Decode(f.Path, src)
@@ -356,13 +355,12 @@ func public(diags []note.Diagnostic, private map[string]bool) []note.Diagnostic 
 // title repeats is left to checkUnique, which refuses the build.
 func dropRepeatedJSON(notes []note.Note, files []source.File) ([]note.Note, []source.File, []note.Diagnostic) {
 	seen := map[string]string{}
-	var diags []note.Diagnostic
+	var diags note.Diagnostics
 	keptN, keptF := notes[:0:0], files[:0:0]
 	for i, n := range notes {
 		k := causal.Key(n.Title)
 		if first, dup := seen[k]; dup && aiagents.IsEpisodeFile(n.Path) {
-			diags = append(diags, note.Diagnostic{Path: n.Path, Line: 1, Col: 1, Severity: note.Warning, Rule: "aiagents-repeated-id",
-				Message: fmt.Sprintf("episode id %q is already published from %s; this file is not published", n.Title, first)})
+			diags.Report(n.Path, 1, 1, note.Warning, "aiagents-repeated-id", "episode id %q is already published from %s; this file is not published", n.Title, first)
 			continue
 		}
 		if _, dup := seen[k]; !dup {

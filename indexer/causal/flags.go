@@ -221,7 +221,7 @@ func (b *builder) contradicted(n *note.Note, s *Stats) {
 	}
 	s.Contradicted = true
 	ev := n.Pattern.Evidence[0]
-	b.report(n.Path, ev.Line, 1, note.Warning, "pattern-rate-contradicted",
+	b.r.Diags.Report(n.Path, ev.Line, 1, note.Warning, "pattern-rate-contradicted",
 		"every evidence line says %s, but none of the %d evidence episodes records that outcome (their own rate is %.2f); the rate %.2f is a default, not a measurement, and does not classify the pattern",
 		s.Evidence[0].Outcome, s.EpisodeOutcomes, s.EpisodeRate, s.SuccessRate)
 }

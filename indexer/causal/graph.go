@@ -7,7 +7,6 @@
 package causal
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -100,7 +99,7 @@ type Result struct {
 	// FlagFixture, FlagDefaultRate for patterns), in a fixed order; empty
 	// for other notes.
 	Flags [][]string
-	Diags []note.Diagnostic
+	Diags note.Diagnostics
 }
 
 // Sentinels in Result.Links.
@@ -140,10 +139,6 @@ type builder struct {
 	events map[string]bool
 }
 
-func (b *builder) report(path string, line, col int, sev note.Severity, rule, format string, args ...any) {
-	b.r.Diags = append(b.r.Diags, note.Diagnostic{Path: path, Line: line, Col: col, Severity: sev, Message: fmt.Sprintf(format, args...), Rule: rule})
-}
-
 func (b *builder) resolveLinks() {
 	b.r.Links = make([][]int, len(b.notes))
 	back := make([]map[int]bool, len(b.notes))
@@ -156,7 +151,7 @@ func (b *builder) resolveLinks() {
 			switch {
 			case t == Missing:
 				b.r.Dangling = append(b.r.Dangling, Dangling{From: n.Title, Target: l.Target})
-				b.report(n.Path, l.Line, l.Col, note.Warning, "link-dangling", "[[%s]] names no note; it is shown as a missing note", l.Target)
+				b.r.Diags.Report(n.Path, l.Line, l.Col, note.Warning, "link-dangling", "[[%s]] names no note; it is shown as a missing note", l.Target)
 			case t >= 0 && t != i:
 				if back[t] == nil {
 					back[t] = map[int]bool{}
@@ -206,7 +201,7 @@ func (b *builder) stats() {
 				fixtures++
 			}
 			if ok && seen[ref.ID] {
-				b.report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-duplicate", "%s is already evidence for this pattern; counted once", ref.ID)
+				b.r.Diags.Report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-duplicate", "%s is already evidence for this pattern; counted once", ref.ID)
 				continue
 			}
 			if ok {
@@ -224,7 +219,7 @@ func (b *builder) stats() {
 		b.r.Stats[i] = s
 		if d := n.Pattern.DeclaredRate; d != nil && s.Source == "evidence" && math.Abs(*d-s.SuccessRate) > maxDrift {
 			ev := n.Pattern.Evidence[0]
-			b.report(n.Path, ev.Line, 1, note.Warning, "pattern-rate-drift", "declared success_rate %.2f differs from the evidence (%.2f over %d episodes) by more than 0.1", *d, s.SuccessRate, s.Occurrences)
+			b.r.Diags.Report(n.Path, ev.Line, 1, note.Warning, "pattern-rate-drift", "declared success_rate %.2f differs from the evidence (%.2f over %d episodes) by more than 0.1", *d, s.SuccessRate, s.Occurrences)
 		}
 	}
 }
@@ -248,15 +243,15 @@ func (b *builder) evidence(n *note.Note, ev note.Evidence) (ref EvidenceRef, ok,
 	}
 	target := &b.notes[t]
 	if target.Episode == nil {
-		b.report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-target", "evidence [[%s]] is not an episode; it is not counted", ev.Target)
+		b.r.Diags.Report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-target", "evidence [[%s]] is not an episode; it is not counted", ev.Target)
 		return EvidenceRef{}, false, false
 	}
 	if fs := b.r.Flags[t]; len(fs) > 0 {
-		b.report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-fixture", "evidence [[%s]] is %s; a fixture or nearly empty episode is not evidence, so it is not counted", ev.Target, flagWords(fs))
+		b.r.Diags.Report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-fixture", "evidence [[%s]] is %s; a fixture or nearly empty episode is not evidence, so it is not counted", ev.Target, flagWords(fs))
 		return EvidenceRef{}, false, true
 	}
 	if target.Episode.Outcome != "" && target.Episode.Outcome != ev.Outcome {
-		b.report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-outcome-mismatch", "evidence says %s was a %s, but the episode says %s; the evidence line is counted as written", target.Title, ev.Outcome, target.Episode.Outcome)
+		b.r.Diags.Report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-outcome-mismatch", "evidence says %s was a %s, but the episode says %s; the evidence line is counted as written", target.Title, ev.Outcome, target.Episode.Outcome)
 	}
 	return EvidenceRef{ID: target.Title, Outcome: ev.Outcome, Own: target.Episode.Outcome}, true, false
 }
@@ -312,11 +307,11 @@ func (b *builder) causalEdges() {
 				continue // reported as a dangling link
 			}
 			if b.notes[t].Episode == nil && b.notes[t].Pattern == nil {
-				b.report(n.Path, c.Line, c.Col, note.Warning, "causal-target", "%s [[%s]] names a note that is neither a pattern nor an episode; it is not a graph edge", c.Type, c.Target)
+				b.r.Diags.Report(n.Path, c.Line, c.Col, note.Warning, "causal-target", "%s [[%s]] names a note that is neither a pattern nor an episode; it is not a graph edge", c.Type, c.Target)
 				continue
 			}
 			if t == i {
-				b.report(n.Path, c.Line, c.Col, note.Warning, "causal-self-loop", "%s [[%s]] names this pattern itself; a pattern cannot be its own cause, so it is not a graph edge", c.Type, c.Target)
+				b.r.Diags.Report(n.Path, c.Line, c.Col, note.Warning, "causal-self-loop", "%s [[%s]] names this pattern itself; a pattern cannot be its own cause, so it is not a graph edge", c.Type, c.Target)
 				continue
 			}
 			w := DefaultWeight
@@ -356,7 +351,7 @@ func (b *builder) decisionEdges() {
 				case !ok:
 					continue
 				case to == from:
-					b.report(n.Path, l.Line, l.Col, note.Warning, "causal-self-loop", "decision %s lists itself as its effect; not a graph edge", d.ID)
+					b.r.Diags.Report(n.Path, l.Line, l.Col, note.Warning, "causal-self-loop", "decision %s lists itself as its effect; not a graph edge", d.ID)
 				default:
 					b.addEdge(from, to, Causes, DefaultWeight)
 				}
@@ -381,7 +376,7 @@ func (b *builder) effectTarget(n *note.Note, l note.Link) (string, bool) {
 	case target.Episode != nil || target.Pattern != nil:
 		return target.Title, true
 	}
-	b.report(n.Path, l.Line, l.Col, note.Warning, "causal-target", "effect [[%s]] names a note that is neither a pattern nor an episode; it is not a graph edge", l.Target)
+	b.r.Diags.Report(n.Path, l.Line, l.Col, note.Warning, "causal-target", "effect [[%s]] names a note that is neither a pattern nor an episode; it is not a graph edge", l.Target)
 	return "", false
 }
 
@@ -421,9 +416,9 @@ func (b *builder) eventEdges() {
 				if okf {
 					missing = to
 				}
-				b.report(n.Path, ev.Line, 1, note.Warning, "event-ref", "event %s names event %q, which this episode does not have; not a graph edge", ev.ID, missing)
+				b.r.Diags.Report(n.Path, ev.Line, 1, note.Warning, "event-ref", "event %s names event %q, which this episode does not have; not a graph edge", ev.ID, missing)
 			case f == t:
-				b.report(n.Path, ev.Line, 1, note.Warning, "causal-self-loop", "event %s names itself as cause or effect; not a graph edge", ev.ID)
+				b.r.Diags.Report(n.Path, ev.Line, 1, note.Warning, "causal-self-loop", "event %s names itself as cause or effect; not a graph edge", ev.ID)
 			case !seen[[2]string{f, t}]:
 				seen[[2]string{f, t}] = true
 				src, dst := note.PartID(n.Title, f), note.PartID(n.Title, t)
@@ -495,7 +490,7 @@ func (b *builder) finish() {
 	b.r.Cycles = b.cycles()
 	for _, c := range b.r.Cycles {
 		first := b.nodeNote(c[0])
-		b.report(first.Path, 1, 1, note.Info, "graph-cycle", "causal cycle: %s", strings.Join(c, " → "))
+		b.r.Diags.Report(first.Path, 1, 1, note.Info, "graph-cycle", "causal cycle: %s", strings.Join(c, " → "))
 	}
 }
 

@@ -214,20 +214,20 @@ func (b *builder) patternFlags() {
 		var fs []string
 		if Tautology(trigger, action) {
 			fs = append(fs, FlagTautology)
-			b.report(n.Path, 1, 1, note.Warning, "pattern-tautology", "the action %q only restates the trigger %q; the pattern tells an agent nothing", clip(action), clip(trigger))
+			b.r.Diags.Report(n.Path, 1, 1, note.Warning, "pattern-tautology", "the action %q only restates the trigger %q; the pattern tells an agent nothing", clip(action), clip(trigger))
 		}
 		if Placeholder(trigger, action) {
 			// A pattern without a rule is not a mistake to report (the
 			// page says "not given"); a template or a placeholder is.
 			fs = append(fs, FlagPlaceholder)
 			if strings.TrimSpace(trigger) != "" && strings.TrimSpace(action) != "" {
-				b.report(n.Path, 1, 1, note.Warning, "pattern-placeholder", "the trigger %q or the action %q is a template or a placeholder; the pattern is not offered as advice", clip(trigger), clip(action))
+				b.r.Diags.Report(n.Path, 1, 1, note.Warning, "pattern-placeholder", "the trigger %q or the action %q is a template or a placeholder; the pattern is not offered as advice", clip(trigger), clip(action))
 			}
 		}
 		from := fixtureText[textKey(trigger)] || fixtureText[textKey(action)]
 		if st.FixtureEvidence > 0 && len(st.Evidence) == 0 || from {
 			fs = append(fs, FlagFixture)
-			b.report(n.Path, 1, 1, note.Warning, "pattern-fixture", "the pattern comes from test fixtures (its evidence is only fixture or nearly empty episodes, or its trigger or action is their text); it is not offered as advice")
+			b.r.Diags.Report(n.Path, 1, 1, note.Warning, "pattern-fixture", "the pattern comes from test fixtures (its evidence is only fixture or nearly empty episodes, or its trigger or action is their text); it is not offered as advice")
 		}
 		if st.Source == "declared" || st.Contradicted {
 			fs = append(fs, FlagDefaultRate)

@@ -35,7 +35,7 @@ func (b *builder) provenance() {
 		t, ok := b.ix.Resolve(target)
 		if !ok {
 			n := &b.notes[from]
-			b.report(n.Path, 1, 1, note.Warning, "provenance-target", "%s %q names no note", key, target)
+			b.r.Diags.Report(n.Path, 1, 1, note.Warning, "provenance-target", "%s %q names no note", key, target)
 			b.r.Dangling = append(b.r.Dangling, Dangling{From: n.Title, Target: target})
 		}
 		return t, ok
@@ -64,7 +64,7 @@ func (b *builder) provenance() {
 				continue
 			}
 			if b.notes[t].Episode == nil {
-				b.report(n.Path, 1, 1, note.Warning, "provenance-target", "episodes names %q, which is not an episode", target)
+				b.r.Diags.Report(n.Path, 1, 1, note.Warning, "provenance-target", "episodes names %q, which is not an episode", target)
 				continue
 			}
 			declared[pair{t, i}] |= 2
@@ -89,9 +89,9 @@ func (b *builder) provenance() {
 		ep, other := &b.notes[k.episode], &b.notes[k.other]
 		switch declared[k] {
 		case 1:
-			b.report(other.Path, 1, 1, note.Info, "provenance-one-sided", "%s names %s, which does not list it under episodes; the link is published both ways", ep.Title, other.Title)
+			b.r.Diags.Report(other.Path, 1, 1, note.Info, "provenance-one-sided", "%s names %s, which does not list it under episodes; the link is published both ways", ep.Title, other.Title)
 		case 2:
-			b.report(ep.Path, 1, 1, note.Info, "provenance-one-sided", "%s lists %s under episodes, but the episode does not name it; the link is published both ways", other.Title, ep.Title)
+			b.r.Diags.Report(ep.Path, 1, 1, note.Info, "provenance-one-sided", "%s lists %s under episodes, but the episode does not name it; the link is published both ways", other.Title, ep.Title)
 		}
 	}
 	for i := range b.notes {

@@ -50,12 +50,8 @@ func Parse(path string, src []byte) ([]Event, []note.Diagnostic) {
 type parser struct {
 	path    string
 	events  []Event
-	diags   []note.Diagnostic
+	diags   note.Diagnostics
 	unknown map[string][]int // lines by unknown event type
-}
-
-func (p *parser) report(line int, sev note.Severity, rule, format string, args ...any) {
-	p.diags = append(p.diags, note.Diagnostic{Path: p.path, Line: line, Col: 1, Severity: sev, Rule: rule, Message: fmt.Sprintf(format, args...)})
 }
 
 // record is a line as decoded, each field left raw to check its type.
@@ -74,21 +70,21 @@ func (p *parser) line(line int, text []byte) {
 		return
 	}
 	if len(text) > MaxLineBytes {
-		p.report(line, note.Warning, "events-line-too-large", "line is %d bytes, over the limit of %d; line skipped", len(text), MaxLineBytes)
+		p.diags.Report(p.path, line, 1, note.Warning, "events-line-too-large", "line is %d bytes, over the limit of %d; line skipped", len(text), MaxLineBytes)
 		return
 	}
 	if text[0] != '{' || !json.Valid(text) {
-		p.report(line, note.Warning, "events-syntax", "not a JSON object%s; line skipped", syntaxHint(text))
+		p.diags.Report(p.path, line, 1, note.Warning, "events-syntax", "not a JSON object%s; line skipped", syntaxHint(text))
 		return
 	}
 	var r record
 	if err := json.Unmarshal(text, &r); err != nil {
-		p.report(line, note.Warning, "events-syntax", "not a JSON object: %v; line skipped", err)
+		p.diags.Report(p.path, line, 1, note.Warning, "events-syntax", "not a JSON object: %v; line skipped", err)
 		return
 	}
 	e, problem := decode(r)
 	if problem != "" {
-		p.report(line, note.Warning, "events-field", "%s; line skipped", problem)
+		p.diags.Report(p.path, line, 1, note.Warning, "events-field", "%s; line skipped", problem)
 		return
 	}
 	e.Path, e.Line = p.path, line
@@ -101,7 +97,7 @@ func (p *parser) line(line int, text []byte) {
 	}
 	if c, ok := e.Data["context"]; ok && c != nil {
 		if _, obj := c.(map[string]any); !obj {
-			p.report(line, note.Info, "events-context", "data.context is not an object: engram events similar does not compare it")
+			p.diags.Report(p.path, line, 1, note.Info, "events-context", "data.context is not an object: engram events similar does not compare it")
 		}
 	}
 	p.events = append(p.events, e)
@@ -227,7 +223,7 @@ func (p *parser) reportUnknown() {
 	sort.Strings(types)
 	for _, t := range types {
 		lines := p.unknown[t]
-		p.report(lines[0], note.Info, "events-unknown-type", "event_type %q is not one of %s (%s); kept",
+		p.diags.Report(p.path, lines[0], 1, note.Info, "events-unknown-type", "event_type %q is not one of %s (%s); kept",
 			t, strings.Join(KnownTypes, ", "), Lines(lines))
 	}
 }

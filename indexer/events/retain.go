@@ -55,11 +55,10 @@ func ByFile(evs []Event) (paths []string, lines map[string][]int) {
 // diagnostic at its first expired line: the build report (SPEC §3).
 func ExpiredDiagnostics(expired []Event, days int) []note.Diagnostic {
 	paths, lines := ByFile(expired)
-	var diags []note.Diagnostic
+	var diags note.Diagnostics
 	for _, p := range paths {
 		ls := lines[p]
-		diags = append(diags, note.Diagnostic{Path: p, Line: ls[0], Col: 1, Severity: note.Info, Rule: "events-expired",
-			Message: fmt.Sprintf("%s older than %s left out (%s); engram prune deletes expired events from the repository", count(len(ls), "event"), count(days, "day"), Lines(ls))})
+		diags.Report(p, ls[0], 1, note.Info, "events-expired", "%s older than %s left out (%s); engram prune deletes expired events from the repository", count(len(ls), "event"), count(days, "day"), Lines(ls))
 	}
 	return diags
 }
@@ -74,11 +73,10 @@ func FutureDiagnostics(evs []Event, ref time.Time) []note.Diagnostic {
 		}
 	}
 	paths, lines := ByFile(future)
-	var diags []note.Diagnostic
+	var diags note.Diagnostics
 	for _, p := range paths {
 		ls := lines[p]
-		diags = append(diags, note.Diagnostic{Path: p, Line: ls[0], Col: 1, Severity: note.Info, Rule: "events-future",
-			Message: fmt.Sprintf("%s dated after the reference time %s (%s); kept", count(len(ls), "event"), ref.UTC().Format(time.RFC3339), Lines(ls))})
+		diags.Report(p, ls[0], 1, note.Info, "events-future", "%s dated after the reference time %s (%s); kept", count(len(ls), "event"), ref.UTC().Format(time.RFC3339), Lines(ls))
 	}
 	return diags
 }
@@ -87,12 +85,11 @@ func FutureDiagnostics(evs []Event, ref time.Time) []note.Diagnostic {
 // order) already has: both are kept, but an id should name one event.
 func RepeatedIDs(evs []Event) []note.Diagnostic {
 	first := map[string]*Event{}
-	var diags []note.Diagnostic
+	var diags note.Diagnostics
 	for i := range evs {
 		e := &evs[i]
 		if f, dup := first[e.ID]; dup {
-			diags = append(diags, note.Diagnostic{Path: e.Path, Line: e.Line, Col: 1, Severity: note.Warning, Rule: "events-repeated-id",
-				Message: fmt.Sprintf("event id %q is already used at %s:%d; both are kept", e.ID, f.Path, f.Line)})
+			diags.Report(e.Path, e.Line, 1, note.Warning, "events-repeated-id", "event id %q is already used at %s:%d; both are kept", e.ID, f.Path, f.Line)
 			continue
 		}
 		first[e.ID] = e

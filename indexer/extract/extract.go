@@ -90,10 +90,10 @@ func Extract(p string, src []byte) (Episode, []note.Diagnostic, error) {
 	st := d.statuses()
 	var why string
 	ep.Outcome, why = d.outcome(st)
-	x.report(h1Line, 1, note.Info, "extract-outcome", "outcome %s, from %s", ep.Outcome, why)
+	x.diags.Report(x.path, h1Line, 1, note.Info, "extract-outcome", "outcome %s, from %s", ep.Outcome, why)
 	if ep.Task = d.task(hdr, h1); ep.Task == "" {
 		ep.Task = "Session " + ep.Session
-		x.report(h1Line, 1, note.Warning, "extract-no-task", "the log states no objective, task or title; the task is %q", ep.Task)
+		x.diags.Report(x.path, h1Line, 1, note.Warning, "extract-no-task", "the log states no objective, task or title; the task is %q", ep.Task)
 	}
 	used := map[int]bool{}
 	ep.Decisions = capped(x, d.decisions(st, ep.Outcome, ep.Task, used), maxDecisions, "decisions")
@@ -117,11 +117,7 @@ func Extract(p string, src []byte) (Episode, []note.Diagnostic, error) {
 type extraction struct {
 	path  string
 	at    int // line of the log's title, where diagnostics about the whole log point
-	diags []note.Diagnostic
-}
-
-func (x *extraction) report(line, col int, sev note.Severity, rule, format string, args ...any) {
-	x.diags = append(x.diags, note.Diagnostic{Path: x.path, Line: line, Col: col, Severity: sev, Message: fmt.Sprintf(format, args...), Rule: rule})
+	diags note.Diagnostics
 }
 
 // clean checks that src is text and normalises it: no BOM, LF line ends
@@ -129,12 +125,12 @@ func (x *extraction) report(line, col int, sev note.Severity, rule, format strin
 // UTF-8.
 func (x *extraction) clean(src []byte) (string, error) {
 	if len(src) > MaxLogBytes {
-		x.report(0, 0, note.Error, "extract-too-large", "file is %d bytes, over the limit of %d for a session log; not extracted", len(src), MaxLogBytes)
+		x.diags.Report(x.path, 0, 0, note.Error, "extract-too-large", "file is %d bytes, over the limit of %d for a session log; not extracted", len(src), MaxLogBytes)
 		return "", ErrRefused
 	}
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		line := bytes.Count(src[:i], []byte("\n")) + 1
-		x.report(line, 1, note.Error, "binary-file", "file holds a NUL byte, so it is binary, not a session log; not extracted")
+		x.diags.Report(x.path, line, 1, note.Error, "binary-file", "file holds a NUL byte, so it is binary, not a session log; not extracted")
 		return "", ErrRefused
 	}
 	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
@@ -149,11 +145,11 @@ func (x *extraction) clean(src []byte) (string, error) {
 			}
 			k += size
 		}
-		x.report(bytes.Count(src[:k], []byte("\n"))+1, 1, note.Warning, "invalid-utf8", "text is not valid UTF-8; invalid bytes are read as \uFFFD")
+		x.diags.Report(x.path, bytes.Count(src[:k], []byte("\n"))+1, 1, note.Warning, "invalid-utf8", "text is not valid UTF-8; invalid bytes are read as \uFFFD")
 		src = bytes.ToValidUTF8(src, []byte("\uFFFD"))
 	}
 	if len(bytes.TrimSpace(src)) == 0 {
-		x.report(0, 0, note.Warning, "extract-empty", "file is empty; skipped")
+		x.diags.Report(x.path, 0, 0, note.Warning, "extract-empty", "file is empty; skipped")
 		return "", ErrNotSessionLog
 	}
 	return string(src), nil
@@ -165,7 +161,7 @@ func (x *extraction) clean(src []byte) (string, error) {
 func (x *extraction) kind(d *doc, h1 string) error {
 	stem := strings.TrimSuffix(path.Base(x.path), path.Ext(x.path))
 	if (handoffStemRE.MatchString(stem) && !stemSessionRE.MatchString(stem)) || (handoffH1RE.MatchString(h1) && !anySessionRE.MatchString(h1)) {
-		x.report(x.at, 1, note.Warning, "extract-not-session", "a handoff file (%s), not a session log; skipped", describe(stem, h1))
+		x.diags.Report(x.path, x.at, 1, note.Warning, "extract-not-session", "a handoff file (%s), not a session log; skipped", describe(stem, h1))
 		return ErrNotSessionLog
 	}
 	if sessionWordRE.MatchString(stem) || sessionWordRE.MatchString(h1) {
@@ -176,7 +172,7 @@ func (x *extraction) kind(d *doc, h1 string) error {
 			return nil
 		}
 	}
-	x.report(x.at, 1, note.Warning, "extract-not-session", "not a session log (%s): no \"session\" in its file name or title and no Session Info, Start or End section; skipped", describe(stem, h1))
+	x.diags.Report(x.path, x.at, 1, note.Warning, "extract-not-session", "not a session log (%s): no \"session\" in its file name or title and no Session Info, Start or End section; skipped", describe(stem, h1))
 	return ErrNotSessionLog
 }
 
@@ -194,23 +190,23 @@ func describe(stem, h1 string) string {
 func (x *extraction) identify(ep *Episode, hdr map[string]field, h1 string) error {
 	date, f, found := logDate(hdr)
 	if found && date == "" {
-		x.report(f.line, f.col, note.Warning, "extract-date", "Date %q is not a date (YYYY-MM-DD)", inline(f.val, 80))
+		x.diags.Report(x.path, f.line, f.col, note.Warning, "extract-date", "Date %q is not a date (YYYY-MM-DD)", inline(f.val, 80))
 	}
 	_, _, fileDate := identity(x.path, "", hdr, h1)
 	h1Date := dateRE.FindString(h1)
 	switch {
 	case date != "":
 		if fileDate != "" && fileDate != date {
-			x.report(f.line, f.col, note.Info, "extract-date", "the log's Date %s differs from the date %s in its file name; the title keeps the file name's, the episode's date is the log's", date, fileDate)
+			x.diags.Report(x.path, f.line, f.col, note.Info, "extract-date", "the log's Date %s differs from the date %s in its file name; the title keeps the file name's, the episode's date is the log's", date, fileDate)
 		}
 	case fileDate != "":
 		date = fileDate
-		x.report(x.at, 1, note.Warning, "extract-no-date", "the log has no Date field (\"- **Date**: YYYY-MM-DD\" in Session Info); the date %s of its file name is used", date)
+		x.diags.Report(x.path, x.at, 1, note.Warning, "extract-no-date", "the log has no Date field (\"- **Date**: YYYY-MM-DD\" in Session Info); the date %s of its file name is used", date)
 	case h1Date != "" && validDate(h1Date):
 		date = h1Date
-		x.report(x.at, 1, note.Warning, "extract-no-date", "the log has no Date field (\"- **Date**: YYYY-MM-DD\" in Session Info); the date %s of its title is used", date)
+		x.diags.Report(x.path, x.at, 1, note.Warning, "extract-no-date", "the log has no Date field (\"- **Date**: YYYY-MM-DD\" in Session Info); the date %s of its title is used", date)
 	default:
-		x.report(x.at, 1, note.Error, "extract-no-date", "the log has no date: no Date field, and none in its file name or title; add \"- **Date**: YYYY-MM-DD\" to its Session Info")
+		x.diags.Report(x.path, x.at, 1, note.Error, "extract-no-date", "the log has no date: no Date field, and none in its file name or title; add \"- **Date**: YYYY-MM-DD\" to its Session Info")
 		return ErrRefused
 	}
 	ep.Date = date
@@ -222,7 +218,7 @@ func capped[T any](x *extraction, items []T, n int, what string) []T {
 	if len(items) <= n {
 		return items
 	}
-	x.report(x.at, 1, note.Info, "extract-capped", "the log has %d %s; the first %d are kept", len(items), what, n)
+	x.diags.Report(x.path, x.at, 1, note.Info, "extract-capped", "the log has %d %s; the first %d are kept", len(items), what, n)
 	return items[:n]
 }
 

@@ -83,3 +83,14 @@ func CountErrors(ds []Diagnostic) int {
 	}
 	return n
 }
+
+// Diagnostics collects the diagnostics a stage finds, across files, in
+// the order it finds them. The zero value is empty and ready; being a
+// slice, it is returned wherever []Diagnostic is.
+type Diagnostics []Diagnostic
+
+// Report adds a problem in path at line:col (1-based; 0 when the file as
+// a whole is meant), its message made by fmt.Sprintf(format, args...).
+func (ds *Diagnostics) Report(path string, line, col int, sev Severity, rule, format string, args ...any) {
+	*ds = append(*ds, Diagnostic{Path: path, Line: line, Col: col, Severity: sev, Rule: rule, Message: fmt.Sprintf(format, args...)})
+}

@@ -20,7 +20,7 @@ type fields struct {
 	// are then not reported again.
 	broken bool
 	path   string
-	diags  []note.Diagnostic
+	diags  note.Diagnostics
 	used   map[string]bool
 }
 
@@ -31,8 +31,9 @@ func (f *fields) line(key string) int {
 	return f.fm.start
 }
 
+// report reports a problem with a front matter key, at the key's line.
 func (f *fields) report(key string, sev note.Severity, rule, format string, args ...any) {
-	f.diags = append(f.diags, note.Diagnostic{Path: f.path, Line: f.line(key), Col: 1, Severity: sev, Message: fmt.Sprintf(format, args...), Rule: rule})
+	f.diags.Report(f.path, f.line(key), 1, sev, rule, format, args...)
 }
 
 func (f *fields) get(key string) (any, bool) {

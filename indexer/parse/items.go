@@ -26,7 +26,7 @@ func (w *walker) closeDecision() {
 	d := *w.decision
 	w.decision = nil
 	if d.Chosen != "" && len(d.Options) > 0 && !containsFold(d.Options, d.Chosen) {
-		w.s.report(d.Line, 1, note.Warning, "decision-chosen", "decision %s chose %q, which is not one of its options", d.ID, d.Chosen)
+		w.s.diags.Report(w.s.path, d.Line, 1, note.Warning, "decision-chosen", "decision %s chose %q, which is not one of its options", d.ID, d.Chosen)
 	}
 	w.s.n.Episode.Decisions = append(w.s.n.Episode.Decisions, d)
 }

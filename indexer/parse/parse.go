@@ -8,7 +8,6 @@ package parse
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"path"
 	"strings"
 	"unicode"
@@ -52,12 +51,12 @@ func New(roots Roots) *Parser {
 func (p *Parser) Parse(path string, src []byte) (note.Note, []note.Diagnostic, error) {
 	s := &state{path: path, n: note.Note{Path: path}}
 	if len(src) > MaxNoteBytes {
-		s.report(0, 0, note.Error, "note-too-large", "note is %d bytes, over the limit of %d; not published", len(src), MaxNoteBytes)
+		s.diags.Report(s.path, 0, 0, note.Error, "note-too-large", "note is %d bytes, over the limit of %d; not published", len(src), MaxNoteBytes)
 		return s.n, s.diags, ErrUnpublishable
 	}
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		line, col := position(src, i)
-		s.report(line, col, note.Error, "binary-file", "file holds a NUL byte, so it is binary, not a note; not published")
+		s.diags.Report(s.path, line, col, note.Error, "binary-file", "file holds a NUL byte, so it is binary, not a note; not published")
 		return s.n, s.diags, ErrUnpublishable
 	}
 	src = s.clean(src)
@@ -83,15 +82,11 @@ func (p *Parser) Parse(path string, src []byte) (note.Note, []note.Diagnostic, e
 type state struct {
 	path  string
 	n     note.Note
-	diags []note.Diagnostic
+	diags note.Diagnostics
 	fm    frontMatter
 	// unreadable is the line of the error that left the front matter
 	// unread, or 0: the note is then withheld as private (privacy.go).
 	unreadable int
-}
-
-func (s *state) report(line, col int, sev note.Severity, rule, format string, args ...any) {
-	s.diags = append(s.diags, note.Diagnostic{Path: s.path, Line: line, Col: col, Severity: sev, Message: fmt.Sprintf(format, args...), Rule: rule})
 }
 
 // clean drops a BOM, turns CRLF into LF (line numbers stay right) and
@@ -108,7 +103,7 @@ func (s *state) clean(src []byte) []byte {
 	}
 	if !utf8.Valid(src) {
 		line, col := position(src, firstInvalid(src))
-		s.report(line, col, note.Warning, "invalid-utf8", "text is not valid UTF-8; invalid bytes are shown as \uFFFD")
+		s.diags.Report(s.path, line, col, note.Warning, "invalid-utf8", "text is not valid UTF-8; invalid bytes are shown as \uFFFD")
 		src = bytes.ToValidUTF8(src, []byte("\uFFFD"))
 	}
 	return src
@@ -140,7 +135,7 @@ func (s *state) frontMatter(src []byte) (frontMatter, []byte, int) {
 	empty := frontMatter{values: map[string]any{}, lines: map[string]int{}, start: 1}
 	blk, ok, problem := splitFrontMatter(src)
 	if problem != "" {
-		s.report(1, 1, note.Error, "frontmatter-unclosed", "%s", problem)
+		s.diags.Report(s.path, 1, 1, note.Error, "frontmatter-unclosed", "%s", problem)
 		s.unreadable = 1
 		return empty, src, 1
 	}
@@ -148,11 +143,11 @@ func (s *state) frontMatter(src []byte) (frontMatter, []byte, int) {
 		return empty, src, 1
 	}
 	if blk.firstRow > 2 {
-		s.report(blk.firstRow-1, 1, note.Warning, "frontmatter-leading-blank", "front matter starts on line %d, after blank lines; other tools may read it as text, so start the note with it", blk.firstRow-1)
+		s.diags.Report(s.path, blk.firstRow-1, 1, note.Warning, "frontmatter-leading-blank", "front matter starts on line %d, after blank lines; other tools may read it as text, so start the note with it", blk.firstRow-1)
 	}
 	body := src[blk.bodyOff:]
 	if len(blk.text) > MaxFrontMatterBytes {
-		s.report(blk.firstRow-1, 1, note.Error, "frontmatter-too-large", "front matter is %d bytes, over the limit of %d; it is ignored", len(blk.text), MaxFrontMatterBytes)
+		s.diags.Report(s.path, blk.firstRow-1, 1, note.Error, "frontmatter-too-large", "front matter is %d bytes, over the limit of %d; it is ignored", len(blk.text), MaxFrontMatterBytes)
 		s.unreadable = blk.firstRow - 1
 		return empty, body, blk.bodyLine
 	}
@@ -164,7 +159,7 @@ func (s *state) frontMatter(src []byte) (frontMatter, []byte, int) {
 		fm, errs = decodeTOML(blk)
 	}
 	for _, e := range errs {
-		s.report(e.line, e.col, note.Error, e.rule, "%s", e.msg)
+		s.diags.Report(s.path, e.line, e.col, note.Error, e.rule, "%s", e.msg)
 		if s.unreadable == 0 && e.rule != "frontmatter-duplicate-key" {
 			s.unreadable = e.line
 		}

@@ -96,7 +96,7 @@ func (s *state) privacy(f *fields) {
 	n := &s.n
 	if s.unreadable > 0 {
 		n.Private = true
-		s.report(s.unreadable, 1, note.Warning, "private-unreadable",
+		s.diags.Report(s.path, s.unreadable, 1, note.Warning, "private-unreadable",
 			"note withheld as private: its front matter cannot be read, so engram cannot tell whether it says private: true; fix the error to publish it")
 	}
 	for _, k := range sortedKeys(f.fm.values) {

@@ -78,7 +78,7 @@ func (s *state) body(md gparser.Parser, src []byte, firstLine int) {
 func (s *state) withinBudget(b *body) bool {
 	for _, f := range s.markdownFields() {
 		if c, over := markdownCost(f.text); over {
-			s.report(1, 1, note.Warning, "markdown-cost", "front matter %s: %s; shown as plain text", f.key, c.why)
+			s.diags.Report(s.path, 1, 1, note.Warning, "markdown-cost", "front matter %s: %s; shown as plain text", f.key, c.why)
 		}
 	}
 	c, over := markdownCost(string(b.src))
@@ -86,7 +86,7 @@ func (s *state) withinBudget(b *body) bool {
 		return true
 	}
 	line, col := b.pos(c.off)
-	s.report(line, col, note.Warning, "markdown-cost", "%s; shown as plain text", c.why)
+	s.diags.Report(s.path, line, col, note.Warning, "markdown-cost", "%s; shown as plain text", c.why)
 	if !c.deep {
 		return true
 	}
@@ -107,9 +107,10 @@ func (s *state) markdownFields() []struct{ key, text string } {
 	return nil
 }
 
+// report reports a problem at a byte offset of the body.
 func (w *walker) report(off int, sev note.Severity, rule, format string, args ...any) {
 	line, col := w.b.pos(off)
-	w.s.report(line, col, sev, rule, format, args...)
+	w.s.diags.Report(w.s.path, line, col, sev, rule, format, args...)
 }
 
 func (w *walker) heading2or3(h *ast.Heading) {

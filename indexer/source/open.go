@@ -175,18 +175,15 @@ func fillHistory(files []File, spans []span) {
 }
 
 func historyDiags(shallow bool, missing int, unreadable []*commitNode) []note.Diagnostic {
-	var ds []note.Diagnostic
+	var ds note.Diagnostics
 	switch {
 	case shallow:
-		ds = append(ds, note.Diagnostic{Path: ".", Severity: note.Info, Rule: "source-shallow",
-			Message: "shallow clone: history before the shallow boundary is missing, so dates of files first seen there fall back to front matter"})
+		ds.Report(".", 0, 0, note.Info, "source-shallow", "%s", "shallow clone: history before the shallow boundary is missing, so dates of files first seen there fall back to front matter")
 	case missing > 0:
-		ds = append(ds, note.Diagnostic{Path: ".", Severity: note.Info, Rule: "source-shallow",
-			Message: fmt.Sprintf("history is incomplete (%d parent commits missing): dates of files first seen at the boundary fall back to front matter", missing)})
+		ds.Report(".", 0, 0, note.Info, "source-shallow", "history is incomplete (%d parent commits missing): dates of files first seen at the boundary fall back to front matter", missing)
 	}
 	if len(unreadable) > 0 {
-		ds = append(ds, note.Diagnostic{Path: ".", Severity: note.Warning, Rule: "source-missing-object",
-			Message: fmt.Sprintf("%d commits could not be read (missing objects, first %s): their changes are not in the history", len(unreadable), unreadable[0].hash)})
+		ds.Report(".", 0, 0, note.Warning, "source-missing-object", "%d commits could not be read (missing objects, first %s): their changes are not in the history", len(unreadable), unreadable[0].hash)
 	}
 	return ds
 }
@@ -202,12 +199,11 @@ func gitlinkDiags(s storer.EncodedObjectStorer, head *commitNode, prefix string,
 	if err != nil {
 		return nil // the walk already reported unreadable history
 	}
-	var ds []note.Diagnostic
+	var ds note.Diagnostics
 	for _, dir := range empty {
 		e, err := root.FindEntry(joinPrefix(prefix, dir))
 		if err == nil && e.Mode == filemode.Submodule {
-			ds = append(ds, note.Diagnostic{Path: dir, Severity: note.Warning, Rule: "source-submodule",
-				Message: "submodule is not entered"})
+			ds.Report(dir, 0, 0, note.Warning, "source-submodule", "%s", "submodule is not entered")
 		}
 	}
 	return ds

@@ -20,7 +20,7 @@ type tree struct {
 	want  map[string]int // path -> index into files
 	dirs  map[string]bool
 	empty []string
-	diags []note.Diagnostic
+	diags note.Diagnostics
 }
 
 // walkTree lists the regular files under root. It reads directories itself
@@ -89,7 +89,7 @@ func (t *tree) addFile(p string, e fs.DirEntry) {
 }
 
 func (t *tree) warn(p, rule, msg string) {
-	t.diags = append(t.diags, note.Diagnostic{Path: p, Severity: note.Warning, Message: msg, Rule: rule})
+	t.diags.Report(p, 0, 0, note.Warning, rule, "%s", msg)
 }
 
 func hasGit(entries []fs.DirEntry) bool {
