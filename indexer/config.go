@@ -96,7 +96,7 @@ func (c *Config) Validate() error {
 		c.Decay.StaleDays = &v
 	}
 	if c.Bootstrap.Budget == nil {
-		v := DefaultBudget
+		v := defaultBudget
 		c.Bootstrap.Budget = &v
 	}
 	if v := *c.Decay.Lambda; v < 0 || v > 10 || v != v {
@@ -155,7 +155,7 @@ func checkBaseURL(s string) error {
 }
 
 // DefaultBudget is the bootstrap's default size in tokens (SPEC §4.1).
-const DefaultBudget = 2000
+const defaultBudget = 2000
 
 func (c *Config) decay() export.Decay {
 	ttl := map[string]float64{}
@@ -168,7 +168,7 @@ func (c *Config) decay() export.Decay {
 // LoadConfig reads engram.toml from the repository, if there is one.
 // Unknown keys are reported as warnings; a file that does not parse, or
 // values that cannot work, are errors.
-func LoadConfig(fsys fs.FS) (Config, []note.Diagnostic, error) {
+func loadConfig(fsys fs.FS) (Config, []note.Diagnostic, error) {
 	var c Config
 	data, err := fs.ReadFile(fsys, ConfigFile)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -198,6 +198,6 @@ func LoadConfig(fsys fs.FS) (Config, []note.Diagnostic, error) {
 // ReadConfig reads and validates engram.toml of the repository at dir; a
 // repository without one gets the defaults.
 func ReadConfig(dir string) (Config, error) {
-	c, _, err := LoadConfig(os.DirFS(dir))
+	c, _, err := loadConfig(os.DirFS(dir))
 	return c, err
 }

@@ -56,7 +56,7 @@ func FuzzLoadConfig(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, diags, err := LoadConfig(fstest.MapFS{ConfigFile: {Data: data}})
+		c, diags, err := loadConfig(fstest.MapFS{ConfigFile: {Data: data}})
 		lines := bytes.Count(data, []byte("\n")) + 1
 		for _, d := range diags {
 			if d.Path != ConfigFile || d.Line < 1 || d.Line > lines || d.Rule == "" || d.Message == "" {
@@ -78,7 +78,7 @@ func FuzzLoadConfig(f *testing.F) {
 		if err := toml.NewEncoder(&buf).Encode(c); err != nil {
 			t.Fatalf("a loaded config does not encode: %v", err)
 		}
-		back, _, err := LoadConfig(fstest.MapFS{ConfigFile: {Data: buf.Bytes()}})
+		back, _, err := loadConfig(fstest.MapFS{ConfigFile: {Data: buf.Bytes()}})
 		if err != nil {
 			t.Fatalf("a loaded config, written out, does not load: %v\n%s", err, buf.Bytes())
 		}
@@ -157,7 +157,7 @@ func TestConfigBaseURL(t *testing.T) {
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			doc := "base_url = " + strconv.Quote(tc.in) + "\n"
-			c, _, err := LoadConfig(fstest.MapFS{ConfigFile: {Data: []byte(doc)}})
+			c, _, err := loadConfig(fstest.MapFS{ConfigFile: {Data: []byte(doc)}})
 			if tc.want != "" {
 				if err != nil || c.BaseURL != tc.want {
 					t.Fatalf("engram.toml %s: base URL %q, %v; want %q", doc, c.BaseURL, err, tc.want)

@@ -60,7 +60,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		return nil, err
 	}
 	diags = append(diags, sdiags...)
-	cfg, cdiags, err := LoadConfig(repo.FS)
+	cfg, cdiags, err := loadConfig(repo.FS)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ import (
 // ErrOutput means --out names something a build must not replace: the
 // repository, a folder holding files engram did not make, or a file
 // (SPEC §6). Nothing was touched.
-var ErrOutput = errors.New("refusing to write the output")
+var errOutput = errors.New("refusing to write the output")
 
 // manifestPath is engram's manifest inside an output: a directory that
 // holds it was made by a build, and a build may replace it.
@@ -37,7 +37,7 @@ type output struct {
 func claimOutput(ctx context.Context, out, repo string, log io.Writer) (*output, error) {
 	abs, err := filepath.Abs(out)
 	if err != nil {
-		return nil, fmt.Errorf("%w %s: %v", ErrOutput, out, err)
+		return nil, fmt.Errorf("%w %s: %v", errOutput, out, err)
 	}
 	if err := checkOutput(abs, repo); err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ func (o *output) release() { unlockFile(o.lock) }
 // engram output, and one that is, or holds, the repository.
 func checkOutput(abs, repo string) error {
 	refuse := func(why string) error {
-		return fmt.Errorf("%w into %s: %s; a build replaces its output as a whole, so --out must be a missing or empty directory, or one an earlier engram build made (it holds %s)", ErrOutput, abs, why, manifestPath)
+		return fmt.Errorf("%w into %s: %s; a build replaces its output as a whole, so --out must be a missing or empty directory, or one an earlier engram build made (it holds %s)", errOutput, abs, why, manifestPath)
 	}
 	if r, err := filepath.Abs(repo); err == nil && within(r, abs) {
 		return refuse("it is the repository, or holds it")
@@ -80,7 +80,7 @@ func checkOutput(abs, repo string) error {
 	case errors.Is(err, os.ErrNotExist):
 		return nil
 	case err != nil:
-		return fmt.Errorf("%w into %s: %v", ErrOutput, abs, err)
+		return fmt.Errorf("%w into %s: %v", errOutput, abs, err)
 	case fi.Mode()&os.ModeSymlink != 0:
 		return refuse("it is a symbolic link")
 	case !fi.IsDir():
@@ -88,7 +88,7 @@ func checkOutput(abs, repo string) error {
 	}
 	entries, err := os.ReadDir(abs)
 	if err != nil {
-		return fmt.Errorf("%w into %s: %v", ErrOutput, abs, err)
+		return fmt.Errorf("%w into %s: %v", errOutput, abs, err)
 	}
 	if len(entries) == 0 {
 		return nil

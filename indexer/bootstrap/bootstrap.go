@@ -30,13 +30,13 @@ const MaxItems = 10
 
 // RecentDays and DueDays are the windows of recent_failures and due.
 const (
-	RecentDays = 7
-	DueDays    = 7
+	recentDays = 7
+	dueDays    = 7
 )
 
 // MaxText is how long an item's text may be, in characters; longer text
 // is cut at a word, with an ellipsis.
-const MaxText = 240
+const maxText = 240
 
 // Item is one line of the bootstrap: text and a link. Score orders the
 // items for the budget and is not published.
@@ -97,7 +97,7 @@ type Candidates struct {
 }
 
 // ErrBudget is a budget too small for even one item.
-var ErrBudget = errors.New("bootstrap budget too small")
+var errBudget = errors.New("bootstrap budget too small")
 
 // Fit cuts the candidates to the budget: while the JSON or the Markdown
 // form is over budget tokens, an item goes. Each section's first (best)
@@ -134,7 +134,7 @@ func Fit(c Candidates, budget int) (Bootstrap, []byte, []byte, error) {
 			empty := Bootstrap{Version: b.Version, Title: b.Title, ReferenceTime: b.ReferenceTime, BudgetTokens: budget}
 			_, emd, _ := empty.encode()
 			return b, nil, nil, fmt.Errorf("%w: %d tokens fit no item (the bootstrap takes %d tokens with none, %d with the smallest); raise --budget",
-				ErrBudget, budget, max(empty.Tokens, tokens.Count(string(emd))), b.Tokens)
+				errBudget, budget, max(empty.Tokens, tokens.Count(string(emd))), b.Tokens)
 		}
 		if !b.dropLowest() {
 			b.dropSection()
@@ -303,7 +303,7 @@ func episodes(s *export.Site) (failures, recent []Item) {
 		text := headline(e)
 		failed := e.Outcome == "failure" || e.Outcome == "partial"
 		switch {
-		case failed && e.AgeDays <= RecentDays:
+		case failed && e.AgeDays <= recentDays:
 			if len(e.Lessons) > 0 {
 				text += ". Lesson: " + sentence(e.Lessons[0])
 			}
@@ -387,7 +387,7 @@ func due(s *export.Site) []Item {
 	today := ref.UTC().Truncate(24 * time.Hour)
 	var out []Item
 	for _, d := range s.DueItems {
-		if d.Due.Before(today) || d.Due.After(ref.AddDate(0, 0, DueDays)) {
+		if d.Due.Before(today) || d.Due.After(ref.AddDate(0, 0, dueDays)) {
 			continue
 		}
 		out = append(out, Item{ID: d.ID, URL: d.URL, Score: 1, Text: fmt.Sprintf("%s: due %s", d.ID, d.Due.UTC().Format(time.DateOnly))})
@@ -447,15 +447,15 @@ var doubledStop = regexp.MustCompile(`([^.])\.\.(\s|$)`)
 // with an ellipsis; a text that fits is unchanged.
 func Cut(s string) string {
 	r := []rune(s)
-	if len(r) <= MaxText {
+	if len(r) <= maxText {
 		return s
 	}
-	cut := MaxText - 1
+	cut := maxText - 1
 	for cut > 0 && !unicode.IsSpace(r[cut]) {
 		cut--
 	}
 	if cut == 0 { // one long word: cut it, there is no boundary
-		cut = MaxText - 1
+		cut = maxText - 1
 	}
 	return strings.TrimRight(string(r[:cut]), " ,;:.-–—") + "…"
 }

@@ -120,7 +120,7 @@ func TestFitEmptySections(t *testing.T) {
 func TestFitBudgetTooSmall(t *testing.T) {
 	for _, c := range []Candidates{candidates(), {Title: "Empty"}} {
 		_, js, md, err := Fit(c, 20)
-		if !errors.Is(err, ErrBudget) || js != nil || md != nil {
+		if !errors.Is(err, errBudget) || js != nil || md != nil {
 			t.Errorf("budget 20: %v", err)
 		}
 		if err != nil && !strings.Contains(err.Error(), "raise --budget") {
@@ -171,7 +171,7 @@ func TestFitKeepsEachSectionsBest(t *testing.T) {
 func TestCut(t *testing.T) {
 	long := strings.Repeat("alpha beta ", 40)
 	got := Cut(long)
-	if n := len([]rune(got)); n > MaxText || !strings.HasSuffix(got, "…") {
+	if n := len([]rune(got)); n > maxText || !strings.HasSuffix(got, "…") {
 		t.Errorf("Cut: %d characters, %q", n, got)
 	}
 	if w := strings.Fields(strings.TrimSuffix(got, "…")); w[len(w)-1] != "alpha" && w[len(w)-1] != "beta" {
@@ -181,7 +181,7 @@ func TestCut(t *testing.T) {
 		t.Error("Cut changed a short text")
 	}
 	one := strings.Repeat("x", 500)
-	if got := Cut(one); len([]rune(got)) != MaxText {
+	if got := Cut(one); len([]rune(got)) != maxText {
 		t.Errorf("a single long word: %d characters", len([]rune(got)))
 	}
 }

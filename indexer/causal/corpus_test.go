@@ -138,7 +138,7 @@ func checkCorpusEdges(t *testing.T, c gen.Corpus, res Result) {
 			}
 		}
 		for _, ev := range p.Pattern.Evidence {
-			if _, ok := edges[[3]string{ev.Episode, p.Title, EvidenceFor}]; !ok {
+			if _, ok := edges[[3]string{ev.Episode, p.Title, evidenceFor}]; !ok {
 				t.Errorf("missing evidence edge %s -> %s", ev.Episode, p.Title)
 			}
 		}

@@ -22,7 +22,7 @@ import (
 // leads_to, one edge whichever side declares it). A decision's Effects are
 // "causes" edges.
 const (
-	EvidenceFor = "evidence_for"
+	evidenceFor = "evidence_for"
 	LeadsTo     = "leads_to"
 	Causes      = "causes"
 	// Contains joins an episode to each of its decisions and to each of
@@ -57,7 +57,7 @@ func DefaultOptions() Options {
 
 // DefaultWeight is the weight of an edge with neither an explicit weight nor
 // a source pattern with statistics.
-const DefaultWeight = 0.5
+const defaultWeight = 0.5
 
 // Node is a vertex of the causal graph. A decision or event node has the
 // id "<episode title>#<decision or event id>"; every other node's id is its
@@ -314,7 +314,7 @@ func (b *builder) causalEdges() {
 				b.r.Diags.Report(n.Path, c.Line, c.Col, note.Warning, "causal-self-loop", "%s [[%s]] names this pattern itself; a pattern cannot be its own cause, so it is not a graph edge", c.Type, c.Target)
 				continue
 			}
-			w := DefaultWeight
+			w := defaultWeight
 			switch {
 			case c.Weight != nil:
 				w = *c.Weight
@@ -329,7 +329,7 @@ func (b *builder) causalEdges() {
 func (b *builder) evidenceEdges() {
 	for i := range b.notes {
 		for _, ref := range b.r.Stats[i].Evidence {
-			b.addEdge(ref.ID, b.notes[i].Title, EvidenceFor, DefaultWeight)
+			b.addEdge(ref.ID, b.notes[i].Title, evidenceFor, defaultWeight)
 		}
 	}
 }
@@ -353,7 +353,7 @@ func (b *builder) decisionEdges() {
 				case to == from:
 					b.r.Diags.Report(n.Path, l.Line, l.Col, note.Warning, "causal-self-loop", "decision %s lists itself as its effect; not a graph edge", d.ID)
 				default:
-					b.addEdge(from, to, Causes, DefaultWeight)
+					b.addEdge(from, to, Causes, defaultWeight)
 				}
 			}
 		}
@@ -423,7 +423,7 @@ func (b *builder) eventEdges() {
 				seen[[2]string{f, t}] = true
 				src, dst := note.PartID(n.Title, f), note.PartID(n.Title, t)
 				b.events[src], b.events[dst] = true, true
-				b.addEdge(src, dst, LeadsTo, DefaultWeight)
+				b.addEdge(src, dst, LeadsTo, defaultWeight)
 			}
 		}
 		for _, ev := range n.Episode.Events {

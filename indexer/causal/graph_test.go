@@ -70,12 +70,12 @@ func TestCausalEdges(t *testing.T) {
 			name:   "declared rate without occurrences: default",
 			front:  "success_rate: 0.8\n",
 			causal: []string{"causes [[PATTERN-target]]"},
-			want:   []note.Edge{{"PATTERN-p", target, "causes", DefaultWeight, 1}},
+			want:   []note.Edge{{"PATTERN-p", target, "causes", defaultWeight, 1}},
 		},
 		{
 			name:   "no statistics: default",
 			causal: []string{"correlates [[PATTERN-target]]"},
-			want:   []note.Edge{{"PATTERN-p", target, "correlates", DefaultWeight, 1}},
+			want:   []note.Edge{{"PATTERN-p", target, "correlates", defaultWeight, 1}},
 		},
 		{
 			name:   "invalid weight: statistics",
@@ -93,10 +93,10 @@ func TestCausalEdges(t *testing.T) {
 			causal: []string{"prevents [[PATTERN-target]]", "enables [[PATTERN-target]]",
 				"correlates [[PATTERN-target]]", "causes [[PATTERN-target]]"},
 			want: []note.Edge{
-				{"PATTERN-p", target, "causes", DefaultWeight, 1},
-				{"PATTERN-p", target, "correlates", DefaultWeight, 1},
-				{"PATTERN-p", target, "enables", DefaultWeight, 1},
-				{"PATTERN-p", target, "prevents", DefaultWeight, 1},
+				{"PATTERN-p", target, "causes", defaultWeight, 1},
+				{"PATTERN-p", target, "correlates", defaultWeight, 1},
+				{"PATTERN-p", target, "enables", defaultWeight, 1},
+				{"PATTERN-p", target, "prevents", defaultWeight, 1},
 			},
 		},
 		{
@@ -107,7 +107,7 @@ func TestCausalEdges(t *testing.T) {
 		{
 			name:   "concept target: no edge",
 			causal: []string{"causes [[Ledger]]", "causes [[PATTERN-target]]"},
-			want:   []note.Edge{{"PATTERN-p", target, "causes", DefaultWeight, 1}},
+			want:   []note.Edge{{"PATTERN-p", target, "causes", defaultWeight, 1}},
 			rules:  []string{"causal-target"},
 		},
 		{
@@ -136,7 +136,7 @@ func TestCausalEdges(t *testing.T) {
 			_, res := build(t, edgeRepo(pattern(title, tt.front, body...)))
 			var got []note.Edge
 			for _, e := range res.Edges {
-				if e.Source == title && e.Type != EvidenceFor {
+				if e.Source == title && e.Type != evidenceFor {
 					got = append(got, e)
 				}
 			}

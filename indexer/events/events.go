@@ -30,11 +30,11 @@ type Event struct {
 
 // KnownTypes are the event types of SPEC §2.5. Other types are kept and
 // reported (info).
-var KnownTypes = []string{"speculation_start", "task_complete", "ail_decision", "hil_decision"}
+var knownTypes = []string{"speculation_start", "task_complete", "ail_decision", "hil_decision"}
 
 // Known reports whether t is one of KnownTypes.
 func Known(t string) bool {
-	for _, k := range KnownTypes {
+	for _, k := range knownTypes {
 		if t == k {
 			return true
 		}

@@ -24,7 +24,7 @@ func diagAt(ds []note.Diagnostic) []string {
 }
 
 func TestParse(t *testing.T) {
-	huge := `{"workflow_id":"w","event_type":"task_complete","timestamp":"2026-08-01T10:00:00Z","data":{"blob":"` + strings.Repeat("x", MaxLineBytes) + `"}}`
+	huge := `{"workflow_id":"w","event_type":"task_complete","timestamp":"2026-08-01T10:00:00Z","data":{"blob":"` + strings.Repeat("x", maxLineBytes) + `"}}`
 	tests := []struct {
 		name  string
 		src   string

@@ -19,7 +19,7 @@ import (
 // MaxLineBytes caps one line: a longer line is reported and skipped
 // unread, so a runaway line never reaches the output (or Hugo, which
 // decodes every byte of a page's front matter).
-const MaxLineBytes = 256 << 10
+const maxLineBytes = 256 << 10
 
 // MaxFileBytes caps one events file; a larger file is reported and not
 // read.
@@ -69,8 +69,8 @@ func (p *parser) line(line int, text []byte) {
 	if len(text) == 0 {
 		return
 	}
-	if len(text) > MaxLineBytes {
-		p.diags.Report(p.path, line, 1, note.Warning, "events-line-too-large", "line is %d bytes, over the limit of %d; line skipped", len(text), MaxLineBytes)
+	if len(text) > maxLineBytes {
+		p.diags.Report(p.path, line, 1, note.Warning, "events-line-too-large", "line is %d bytes, over the limit of %d; line skipped", len(text), maxLineBytes)
 		return
 	}
 	if text[0] != '{' || !json.Valid(text) {
@@ -224,7 +224,7 @@ func (p *parser) reportUnknown() {
 	for _, t := range types {
 		lines := p.unknown[t]
 		p.diags.Report(p.path, lines[0], 1, note.Info, "events-unknown-type", "event_type %q is not one of %s (%s); kept",
-			t, strings.Join(KnownTypes, ", "), Lines(lines))
+			t, strings.Join(knownTypes, ", "), Lines(lines))
 	}
 }
 

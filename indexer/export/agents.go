@@ -30,11 +30,11 @@ type FeedItem struct {
 }
 
 // FeedVersion is the JSON Feed version feed.json follows.
-const FeedVersion = "https://jsonfeed.org/version/1.1"
+const feedVersion = "https://jsonfeed.org/version/1.1"
 
 func (s *Site) feed() Feed {
 	f := Feed{
-		Version: FeedVersion, Title: s.Title + ": episodes", HomePageURL: s.BaseURL, FeedURL: s.BaseURL + "feed.json",
+		Version: feedVersion, Title: s.Title + ": episodes", HomePageURL: s.BaseURL, FeedURL: s.BaseURL + "feed.json",
 		Description: "Episodes of agent memory: what happened in each session, and how it ended.", Language: "en",
 		Items: []FeedItem{},
 	}

@@ -74,7 +74,7 @@ func testInput(t *testing.T) Input {
 	return Input{
 		Title: "Test memory", BaseURL: "https://mem.example/", Generator: "engram test",
 		Commit: "0123456789abcdef0123456789abcdef01234567", ReferenceTime: refTime,
-		Notes: notes, Meta: meta, Graph: causal.Build(notes, causal.DefaultOptions()), Decay: DefaultDecay(),
+		Notes: notes, Meta: meta, Graph: causal.Build(notes, causal.DefaultOptions()), Decay: defaultDecay(),
 		Events: testEvents(t), RetentionDays: 30,
 	}
 }

@@ -65,7 +65,7 @@ type EventSource struct {
 const eventTimeFormat = "2006-01-02T15:04:05.999999999Z07:00"
 
 // EventTime writes an event time as the output does.
-func EventTime(t time.Time) string { return t.UTC().Format(eventTimeFormat) }
+func eventTime(t time.Time) string { return t.UTC().Format(eventTimeFormat) }
 
 // workflows groups the events (oldest first) by workflow: most recently
 // active first, then by id.
@@ -101,7 +101,7 @@ func (x *exporter) workflow(id, slug string, evs []events.Event) Workflow {
 	sort.SliceStable(evs, func(i, j int) bool { return events.Before(&evs[i], &evs[j]) })
 	w := Workflow{
 		WorkflowSummary: WorkflowSummary{
-			ID: id, Events: len(evs), First: EventTime(evs[0].Time), Last: EventTime(evs[len(evs)-1].Time),
+			ID: id, Events: len(evs), First: eventTime(evs[0].Time), Last: eventTime(evs[len(evs)-1].Time),
 			Counts: map[string]int{}, URL: x.in.BaseURL + "workflows/" + slug + "/", JSONURL: x.in.BaseURL + "api/v1/workflows/" + slug + ".json",
 		},
 		ReferenceTime: formatTime(x.in.ReferenceTime), RetentionDays: x.in.RetentionDays,
@@ -116,7 +116,7 @@ func (x *exporter) workflow(id, slug string, evs []events.Event) Workflow {
 			w.Tasks = append(w.Tasks, e.TaskID)
 		}
 		ev := WorkflowEvent{ID: e.ID, WorkflowID: e.WorkflowID, EventType: e.Type, UnknownType: !events.Known(e.Type), TaskID: e.TaskID,
-			Timestamp: EventTime(e.Time), Data: e.Data, Source: EventSource{Path: e.Path, Line: e.Line}}
+			Timestamp: eventTime(e.Time), Data: e.Data, Source: EventSource{Path: e.Path, Line: e.Line}}
 		if o, ok := events.Outcome(e.Data["result"]); ok {
 			v, _ := o.Value()
 			ev.Outcome = string(o)

@@ -111,7 +111,7 @@ func capCases() []badCase {
 		{
 			name: "nul-byte",
 			src:  lines("---", "title: x", "---", "ab\x00c"),
-			err:  ErrUnpublishable,
+			err:  errUnpublishable,
 			want: []wantDiag{{4, 3, note.Error, "binary-file"}},
 		},
 		{
@@ -119,13 +119,13 @@ func capCases() []badCase {
 			// them as clean does.
 			name: "nul-after-crlf-and-cr",
 			src:  "---\r\ntitle: x\r---\rab\x00c",
-			err:  ErrUnpublishable,
+			err:  errUnpublishable,
 			want: []wantDiag{{4, 3, note.Error, "binary-file"}},
 		},
 		{
 			name: "nul-first-byte",
 			src:  "\x00\x01\x02",
-			err:  ErrUnpublishable,
+			err:  errUnpublishable,
 			want: []wantDiag{{1, 1, note.Error, "binary-file"}},
 		},
 		{
@@ -133,7 +133,7 @@ func capCases() []badCase {
 			// read, not even its title.
 			name: "note-2MiB",
 			src:  big,
-			err:  ErrUnpublishable,
+			err:  errUnpublishable,
 			want: []wantDiag{{0, 0, note.Error, "note-too-large"}},
 			check: func(t *testing.T, n note.Note) {
 				if n.Title != "" || n.Kind != "" || n.Sections != nil {

@@ -115,7 +115,7 @@ func checkParse(t *testing.T, path string, src []byte, n note.Note, diags []note
 		}
 	}
 	if err != nil {
-		if !errors.Is(err, ErrUnpublishable) {
+		if !errors.Is(err, errUnpublishable) {
 			t.Fatalf("Parse returned %v; only ErrUnpublishable is allowed", err)
 		}
 		if note.CountErrors(diags) == 0 {

@@ -20,7 +20,7 @@ import (
 
 // ErrUnpublishable means a file cannot be published as a note at all; the
 // reason is in the diagnostics.
-var ErrUnpublishable = errors.New("not publishable")
+var errUnpublishable = errors.New("not publishable")
 
 // Roots says which folders hold episodes and patterns when a note's front
 // matter gives no type. The zero value means "episodes" and "patterns".
@@ -52,12 +52,12 @@ func (p *Parser) Parse(path string, src []byte) (note.Note, []note.Diagnostic, e
 	s := &state{path: path, n: note.Note{Path: path}}
 	if len(src) > MaxNoteBytes {
 		s.diags.Report(s.path, 0, 0, note.Error, "note-too-large", "note is %d bytes, over the limit of %d; not published", len(src), MaxNoteBytes)
-		return s.n, s.diags, ErrUnpublishable
+		return s.n, s.diags, errUnpublishable
 	}
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		line, col := position(src, i)
 		s.diags.Report(s.path, line, col, note.Error, "binary-file", "file holds a NUL byte, so it is binary, not a note; not published")
-		return s.n, s.diags, ErrUnpublishable
+		return s.n, s.diags, errUnpublishable
 	}
 	src = s.clean(src)
 	before := len(s.diags)

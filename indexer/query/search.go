@@ -25,7 +25,7 @@ type SearchItem struct {
 
 // ExpandFactor scales a neighbour's score: hit score × edge weight ×
 // ExpandFactor, so a neighbour never outscores its hit.
-const ExpandFactor = 0.5
+const expandFactor = 0.5
 
 var errNoIndex = errors.New("no search index in the snapshot")
 
@@ -93,7 +93,7 @@ func (s *Snapshot) expand(hits []SearchItem) ([]SearchItem, error) {
 		for _, n := range ns {
 			if !seen[n.id] {
 				seen[n.id] = true
-				out = append(out, SearchItem{ID: n.id, Score: h.Score * n.weight * ExpandFactor, Via: h.ID})
+				out = append(out, SearchItem{ID: n.id, Score: h.Score * n.weight * expandFactor, Via: h.ID})
 			}
 		}
 	}

@@ -17,10 +17,10 @@ import (
 )
 
 // MaxPerEpisode caps the related work listed for one episode.
-const MaxPerEpisode = 10
+const maxPerEpisode = 10
 
 // MaxVia caps the shared references shown for one related episode.
-const MaxVia = 3
+const maxVia = 3
 
 // maxFileShare: a file path named by more episodes than this is a file
 // everyone touches (a manifest, the test runner), not a sign of the same
@@ -86,7 +86,7 @@ func find(notes []note.Note, i int, refs []string, byRef map[string][]int, episo
 	for j := range score {
 		v := via[j]
 		slices.SortStableFunc(v, func(a, b string) int { return cmp.Compare(len(byRef[a]), len(byRef[b])) })
-		out = append(out, Work{Note: j, Via: v[:min(len(v), MaxVia)]})
+		out = append(out, Work{Note: j, Via: v[:min(len(v), maxVia)]})
 	}
 	slices.SortFunc(out, func(a, b Work) int {
 		if c := cmp.Compare(score[b.Note], score[a.Note]); c != 0 {
@@ -94,7 +94,7 @@ func find(notes []note.Note, i int, refs []string, byRef map[string][]int, episo
 		}
 		return cmp.Compare(notes[a.Note].Title, notes[b.Note].Title)
 	})
-	return out[:min(len(out), MaxPerEpisode)]
+	return out[:min(len(out), maxPerEpisode)]
 }
 
 // text is everything an episode says: its id and session (ai-agents

@@ -49,7 +49,7 @@ func FuzzSearch(f *testing.F) {
 				t.Fatalf("Text(%q): score %v", q, m.Score)
 			}
 		}
-		if len(Clauses(q)) > MaxQueryClauses {
+		if len(Clauses(q)) > maxQueryClauses {
 			t.Fatalf("Clauses(%q): more than the cap", q)
 		}
 	})

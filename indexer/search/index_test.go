@@ -206,10 +206,10 @@ func TestSearchLongQuery(t *testing.T) {
 			}
 		})
 	}
-	if n := len(Clauses(distinct.String())); n != MaxQueryClauses {
-		t.Errorf("%d clauses, want the cap %d", n, MaxQueryClauses)
+	if n := len(Clauses(distinct.String())); n != maxQueryClauses {
+		t.Errorf("%d clauses, want the cap %d", n, maxQueryClauses)
 	}
-	if c := capText(strings.Repeat("é", 3000), MaxQueryBytes); len(c) > MaxQueryBytes || !strings.HasSuffix(c, "é") {
+	if c := capText(strings.Repeat("é", 3000), maxQueryBytes); len(c) > maxQueryBytes || !strings.HasSuffix(c, "é") {
 		t.Errorf("capText cut inside a character: %d bytes", len(c))
 	}
 }

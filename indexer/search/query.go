@@ -33,8 +33,8 @@ import (
 // read up to here, cut at a character boundary); past MaxQueryClauses
 // distinct clauses, the rest are ignored.
 const (
-	MaxQueryBytes   = 4096
-	MaxQueryClauses = 32
+	maxQueryBytes   = 4096
+	maxQueryClauses = 32
 )
 
 // field is a text field and its boost.
@@ -94,11 +94,11 @@ func (x *Index) Search(q, typ string, limit int) ([]Hit, error) {
 // a term, or the characters of a Chinese or Japanese run, every one of
 // which is required.
 func Clauses(q string) [][]string {
-	stream := english().Analyze([]byte(capText(q, MaxQueryBytes)))
+	stream := english().Analyze([]byte(capText(q, maxQueryBytes)))
 	var out [][]string
 	seen := map[string]bool{}
 	add := func(c []string) {
-		if k := strings.Join(c, "\x00"); !seen[k] && len(out) < MaxQueryClauses {
+		if k := strings.Join(c, "\x00"); !seen[k] && len(out) < maxQueryClauses {
 			seen[k] = true
 			out = append(out, c)
 		}

@@ -35,12 +35,12 @@ import (
 // repository of more than MaxPostings notes reaches.
 
 // StaticVersion is the version of the static index's format.
-const StaticVersion = 1
+const staticVersion = 1
 
 // BM25 parameters and field weights of the static index.
 const (
-	BM25K1      = 1.2
-	BM25B       = 0.75
+	bm25K1      = 1.2
+	bm25B       = 0.75
 	MaxPostings = 10000
 	DocShard    = 8
 	// termsPerShard is the aim for the number of terms per postings file.
@@ -132,7 +132,7 @@ func StaticFiles(docs []StaticDoc) ([]export.File, error) {
 		for name, counts := range tf[i] {
 			st := fields[name]
 			avg := st.length / math.Max(n, 1)
-			norm := 1 - BM25B + BM25B*lengths[i][name]/math.Max(avg, 1e-9)
+			norm := 1 - bm25B + bm25B*lengths[i][name]/math.Max(avg, 1e-9)
 			for t, f := range counts {
 				df := float64(st.df[t])
 				idf := math.Log(1 + (n-df+0.5)/(df+0.5))
@@ -140,7 +140,7 @@ func StaticFiles(docs []StaticDoc) ([]export.File, error) {
 				if scores[t] == nil {
 					scores[t] = map[int]float64{}
 				}
-				scores[t][i] += weight[name] * idf * idf * root * BM25K1 / (root + BM25K1*norm)
+				scores[t][i] += weight[name] * idf * idf * root * bm25K1 / (root + bm25K1*norm)
 				fieldsMatched[t]++
 			}
 		}
@@ -207,7 +207,7 @@ func StaticFiles(docs []StaticDoc) ([]export.File, error) {
 			return nil, err
 		}
 	}
-	meta := StaticMeta{Version: StaticVersion, Docs: len(docs), TermShards: shards, DocShard: DocShard, MaxPostings: MaxPostings, StopWords: stopWordList()}
+	meta := StaticMeta{Version: staticVersion, Docs: len(docs), TermShards: shards, DocShard: DocShard, MaxPostings: MaxPostings, StopWords: stopWordList()}
 	if err := add("meta.json", meta); err != nil {
 		return nil, err
 	}
