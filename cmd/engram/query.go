@@ -13,7 +13,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/engramhq/engram/indexer"
-	"github.com/engramhq/engram/indexer/bootstrap"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/query"
@@ -374,7 +373,7 @@ func cmdBootstrap(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		*budget = *cfg.Bootstrap.Budget
 	}
-	_, js, md, err := bootstrap.Fit(snap.Bootstrap, *budget)
+	js, md, err := snap.FitBootstrap(*budget)
 	if err != nil {
 		return err
 	}

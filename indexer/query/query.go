@@ -157,3 +157,11 @@ func List[T any](s *Snapshot, items []T) export.List[T] {
 	}
 	return export.List[T]{Version: export.SchemaVersion, ReferenceTime: s.refTime(), Items: items}
 }
+
+// FitBootstrap fits the build's bootstrap (SPEC §4.0) to a budget in
+// tokens: bootstrap.json and bootstrap.md as a build of that budget
+// writes them.
+func (s *Snapshot) FitBootstrap(budget int) (js, md []byte, err error) {
+	_, js, md, err = bootstrap.Fit(s.Bootstrap, budget)
+	return js, md, err
+}
