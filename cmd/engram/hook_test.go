@@ -24,7 +24,7 @@ func TestSessionStartHook(t *testing.T) {
 		t.Skip("no sh on this machine; skipping the session-start hook")
 	}
 	out := filepath.Join(t.TempDir(), "public")
-	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: "../../content", Out: out}); err != nil {
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: "../../content", Out: out, CacheDir: t.TempDir()}); err != nil {
 		t.Fatal(err)
 	}
 	want, err := os.ReadFile(filepath.Join(out, "api", "v1", "bootstrap.md"))

@@ -42,7 +42,7 @@ func TestSearchMustShow(t *testing.T) {
 	}
 	cli("build", "--repo", repo, "--out", out)
 
-	snap, info, err := indexer.Snapshot(ctx, indexer.Options{Repo: repo}, indexer.PartSearch)
+	snap, info, err := indexer.Snapshot(ctx, indexer.Options{Repo: repo, CacheDir: os.Getenv(cacheEnv)}, indexer.PartSearch)
 	if err != nil {
 		t.Fatal(err)
 	}
