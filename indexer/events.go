@@ -21,8 +21,8 @@ import (
 // kept are the events within days of ref, oldest first; expired are the
 // older ones, which the output leaves out and engram prune deletes. Each
 // file's expired lines are listed in one info diagnostic.
-func readEvents(repo *source.Repo, ref time.Time, days int) (kept, expired []events.Event, diags note.Diagnostics) {
-	var all []events.Event
+func readEvents(repo *source.Repo, ref time.Time, days int) (kept, expired []events.Execution, diags note.Diagnostics) {
+	var all []events.Execution
 	for _, f := range repo.Files {
 		if !events.IsFile(f.Path) {
 			continue

@@ -32,7 +32,7 @@ type Loaded struct {
 	Counts      map[string]int
 	// Expired are the events past retention, left out of the output:
 	// what engram prune deletes.
-	Expired []events.Event
+	Expired []events.Execution
 	// Secrets is what the secret scan found in every file read, and the
 	// scanner for the output (SPEC §6).
 	Secrets *secrets.Input

@@ -12,8 +12,9 @@ import (
 	"time"
 )
 
-// Event is one line of an events file.
-type Event struct {
+// Execution is one execution event: a line of an events file (SPEC §2.5).
+// It is not an episode's timeline event (note.Event).
+type Execution struct {
 	// ID is the line's "id", or, when it has none, "evt-" and the first
 	// 12 hex digits of the SHA-256 of the line: stable while the line is.
 	ID         string
@@ -49,13 +50,13 @@ func IsFile(p string) bool {
 }
 
 // Context is the event's data.context when it is an object, else nil.
-func (e *Event) Context() map[string]any {
+func (e *Execution) Context() map[string]any {
 	c, _ := e.Data["context"].(map[string]any)
 	return c
 }
 
 // Before orders events by time, then file and line: a timeline.
-func Before(a, b *Event) bool {
+func Before(a, b *Execution) bool {
 	if !a.Time.Equal(b.Time) {
 		return a.Time.Before(b.Time)
 	}

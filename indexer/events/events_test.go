@@ -125,11 +125,11 @@ func TestParseValues(t *testing.T) {
 
 func TestRetain(t *testing.T) {
 	ref := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
-	at := func(id string, d time.Duration, line int) Event {
-		return Event{ID: id, Time: ref.Add(-d), Path: "events/a.jsonl", Line: line}
+	at := func(id string, d time.Duration, line int) Execution {
+		return Execution{ID: id, Time: ref.Add(-d), Path: "events/a.jsonl", Line: line}
 	}
 	day := 24 * time.Hour
-	evs := []Event{at("old", 31*day, 1), at("edge", 30*day, 2), at("new", day, 3), at("older", 40*day, 4), at("old2", 30*day+time.Millisecond, 5)}
+	evs := []Execution{at("old", 31*day, 1), at("edge", 30*day, 2), at("new", day, 3), at("older", 40*day, 4), at("old2", 30*day+time.Millisecond, 5)}
 	kept, expired := Retain(evs, ref, 30)
 	var k, x []string
 	for _, e := range kept {

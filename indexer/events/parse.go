@@ -31,7 +31,7 @@ const MaxFileBytes = 64 << 20
 // is skipped, and the others are kept. A BOM and CRLF line endings are
 // fine. Event types other than KnownTypes are reported once per type and
 // file (info), and kept. Events are returned in file order.
-func Parse(path string, src []byte) ([]Event, []note.Diagnostic) {
+func Parse(path string, src []byte) ([]Execution, []note.Diagnostic) {
 	p := &parser{path: path, unknown: map[string][]int{}}
 	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
 	for line := 1; len(src) > 0; line++ {
@@ -49,7 +49,7 @@ func Parse(path string, src []byte) ([]Event, []note.Diagnostic) {
 
 type parser struct {
 	path    string
-	events  []Event
+	events  []Execution
 	diags   note.Diagnostics
 	unknown map[string][]int // lines by unknown event type
 }
@@ -125,8 +125,8 @@ func syntaxHint(text []byte) string {
 }
 
 // decode checks a record's fields; problem says why the line is bad.
-func decode(r record) (Event, string) {
-	var e Event
+func decode(r record) (Execution, string) {
+	var e Execution
 	var ok bool
 	if e.WorkflowID, ok = text(r.WorkflowID, true); !ok || e.WorkflowID == "" {
 		return e, "no \"workflow_id\" (a non-empty string)"

@@ -22,7 +22,7 @@ func Cutoff(ref time.Time, days int) time.Time {
 
 // Retain splits events into those within days of ref and those older
 // (expired), each in the order given.
-func Retain(evs []Event, ref time.Time, days int) (kept, expired []Event) {
+func Retain(evs []Execution, ref time.Time, days int) (kept, expired []Execution) {
 	cut := Cutoff(ref, days)
 	for _, e := range evs {
 		if e.Time.Before(cut) {
@@ -36,7 +36,7 @@ func Retain(evs []Event, ref time.Time, days int) (kept, expired []Event) {
 
 // ByFile groups events by file, in path order, and their lines in
 // ascending order.
-func ByFile(evs []Event) (paths []string, lines map[string][]int) {
+func ByFile(evs []Execution) (paths []string, lines map[string][]int) {
 	lines = map[string][]int{}
 	for _, e := range evs {
 		if lines[e.Path] == nil {
@@ -53,7 +53,7 @@ func ByFile(evs []Event) (paths []string, lines map[string][]int) {
 
 // ExpiredDiagnostics lists the expired events of each file in one info
 // diagnostic at its first expired line: the build report (SPEC §3).
-func ExpiredDiagnostics(expired []Event, days int) []note.Diagnostic {
+func ExpiredDiagnostics(expired []Execution, days int) []note.Diagnostic {
 	paths, lines := ByFile(expired)
 	var diags note.Diagnostics
 	for _, p := range paths {
@@ -65,8 +65,8 @@ func ExpiredDiagnostics(expired []Event, days int) []note.Diagnostic {
 
 // FutureDiagnostics reports the events dated after the reference time,
 // once per file: they are kept, but a clock may be wrong.
-func FutureDiagnostics(evs []Event, ref time.Time) []note.Diagnostic {
-	var future []Event
+func FutureDiagnostics(evs []Execution, ref time.Time) []note.Diagnostic {
+	var future []Execution
 	for _, e := range evs {
 		if e.Time.After(ref) {
 			future = append(future, e)
@@ -83,8 +83,8 @@ func FutureDiagnostics(evs []Event, ref time.Time) []note.Diagnostic {
 
 // RepeatedIDs reports an id that an earlier event (in path and line
 // order) already has: both are kept, but an id should name one event.
-func RepeatedIDs(evs []Event) []note.Diagnostic {
-	first := map[string]*Event{}
+func RepeatedIDs(evs []Execution) []note.Diagnostic {
+	first := map[string]*Execution{}
 	var diags note.Diagnostics
 	for i := range evs {
 		e := &evs[i]

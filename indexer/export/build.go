@@ -35,7 +35,7 @@ type Input struct {
 	Diagnostics []note.Diagnostic
 	// Events are the execution events within retention (SPEC §2.5),
 	// oldest first; RetentionDays is the retention they were kept by.
-	Events        []events.Event
+	Events        []events.Execution
 	RetentionDays int
 }
 

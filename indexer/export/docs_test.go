@@ -81,7 +81,7 @@ func testInput(t *testing.T) Input {
 
 // testEvents reads testdata/events/deploy.jsonl and keeps the events
 // within 30 days of refTime, as the indexer would.
-func testEvents(t *testing.T) []events.Event {
+func testEvents(t *testing.T) []events.Execution {
 	t.Helper()
 	const path = "events/deploy.jsonl"
 	src, err := os.ReadFile(filepath.Join("testdata", filepath.FromSlash(path)))

@@ -70,7 +70,7 @@ func eventTime(t time.Time) string { return t.UTC().Format(eventTimeFormat) }
 // workflows groups the events (oldest first) by workflow: most recently
 // active first, then by id.
 func (x *exporter) workflows() []Workflow {
-	byID := map[string][]events.Event{}
+	byID := map[string][]events.Execution{}
 	var ids []string
 	for _, e := range x.in.Events {
 		if byID[e.WorkflowID] == nil {
@@ -97,7 +97,7 @@ func (x *exporter) workflows() []Workflow {
 	return out
 }
 
-func (x *exporter) workflow(id, slug string, evs []events.Event) Workflow {
+func (x *exporter) workflow(id, slug string, evs []events.Execution) Workflow {
 	sort.SliceStable(evs, func(i, j int) bool { return events.Before(&evs[i], &evs[j]) })
 	w := Workflow{
 		WorkflowSummary: WorkflowSummary{
