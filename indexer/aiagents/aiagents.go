@@ -61,6 +61,9 @@
 //   - info aiagents-causal-order: leads_to names an earlier event of the
 //     array, or caused_by a later one; not reported when the episode says
 //     causal_order_version 2 or more, whose links follow measured times.
+//     causal_order_version itself is kept in Note.Extra, so that the
+//     export writes it back; one that is not a number is aiagents-type
+//     and dropped.
 //   - info aiagents-decision-ref: caused_by or leads_to names a decision;
 //     engram links events to events only, so it is dropped.
 //   - info aiagents-unknown-field: a key of a decision or event that

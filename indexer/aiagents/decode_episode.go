@@ -17,10 +17,10 @@ import (
 func (d *decoder) episode(root *value) note.Note {
 	p := &part{d: d, v: root, f: d.object(root), kind: "episode", name: "episode", need: needOf(episodeFields)}
 	it := episodeItem{n: note.Note{Path: d.path, Kind: note.KindEpisode, Type: "episode", Episode: &note.Episode{}}}
+	it.n.Extra = d.extra(root.members, p.f)
 	read(p, episodeFields, &it)
 	n, ep := it.n, it.n.Episode
 	ep.Decisions, ep.Events = d.link(it.decisions, it.events, it.causalVersion >= 2)
-	n.Extra = d.extra(root.members, p.f)
 	n.Private = d.private(root)
 	return n
 }
@@ -125,22 +125,39 @@ func (d *decoder) outcome(s string, v *value, what string) string {
 	return string(o)
 }
 
-// causalVersion reads causal_order_version, 0 when absent or unreadable.
-func (d *decoder) causalVersion(f fields) float64 {
+// readCausalVersion reads causal_order_version, and keeps a number in
+// Note.Extra, as the file gives it, for the export.
+// A null is kept too, so that the file comes back as it was.
+func readCausalVersion(p *part, it *episodeItem) {
+	m := p.f["causal_order_version"]
+	v, ok := p.d.causalVersion(p.f)
+	if !ok && (m == nil || m.val.kind != kindNull) {
+		return
+	}
+	it.causalVersion = v
+	if it.n.Extra == nil {
+		it.n.Extra = map[string]any{}
+	}
+	it.n.Extra["causal_order_version"] = p.d.plain(m.val)
+}
+
+// causalVersion reads causal_order_version; ok is false when it is
+// absent, null or unreadable (reported).
+func (d *decoder) causalVersion(f fields) (float64, bool) {
 	m := f["causal_order_version"]
 	if m == nil || m.val.kind == kindNull {
-		return 0
+		return 0, false
 	}
 	if m.val.kind != kindNumber {
 		d.wrongType(m.val, "causal_order_version", "a number")
-		return 0
+		return 0, false
 	}
 	v, err := strconv.ParseFloat(m.val.text, 64)
 	if err != nil {
 		d.report(m.val.off, note.Warning, "aiagents-type", "causal_order_version %s is out of range; ignored", m.val.text)
-		return 0
+		return 0, false
 	}
-	return v
+	return v, true
 }
 
 // time parses a timestamp and returns it with its normalised form (RFC

@@ -96,9 +96,8 @@ var episodeFields = []field[episodeItem, note.Note, Episode]{
 		read:   func(p *part, it *episodeItem) { it.n.Episode.Lessons = p.d.lessons(p.f) },
 		export: func(n *note.Note) any { return lessonTexts(n.Episode.Lessons) },
 		file:   func(e *Episode) slot { return valueSlot(&e.Lessons) }},
-	{key: "causal_order_version", note: "not kept: read for the aiagents-causal-order check; import writes it as a front matter key",
-		raw:  true,
-		read: func(p *part, it *episodeItem) { it.causalVersion = p.d.causalVersion(p.f) }},
+	{key: "causal_order_version", note: "Note.Extra, a front matter key of its own; also read for the aiagents-causal-order check",
+		read: readCausalVersion},
 }
 
 // decisionFields are the keys of a decision, in the order export writes
