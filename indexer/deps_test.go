@@ -71,8 +71,8 @@ var layers = [][]string{
 	{"indexer/events", "indexer/extract", "indexer/aiagents", "indexer/gen"},
 	// what is computed from the notes
 	{"indexer/causal", "indexer/related", "indexer/lessons"},
-	// the documents of the API
-	{"indexer/export"},
+	// the documents of the API, and the ai-agents files engram writes
+	{"indexer/export", "indexer/aiagents/exporter"},
 	// what is computed from the documents
 	{"indexer/search", "indexer/bootstrap"},
 	// what answers from them: queries, pages

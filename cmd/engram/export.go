@@ -5,12 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/engramhq/engram/indexer"
-	"github.com/engramhq/engram/indexer/aiagents"
-	"github.com/engramhq/engram/indexer/export"
-	"github.com/engramhq/engram/indexer/note"
 )
 
 // cmdExport is `engram export --format ai-agents --out DIR`: every
@@ -38,58 +34,15 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *repo == "" {
 		*repo = defaultRepo()
 	}
-	l, err := indexer.Load(ctx, indexer.Options{Repo: *repo, Now: ref})
+	res, err := indexer.ExportAIAgents(ctx, indexer.Options{Repo: *repo, Now: ref}, *out)
+	if res.LoadErrors > 0 {
+		fmt.Fprintf(stderr, "engram: %s has %d error diagnostics; the export leaves out what could not be read (see engram check)\n", *repo, res.LoadErrors)
+	}
+	printDiagnostics(stderr, res.Diagnostics, *verbose)
 	if err != nil {
 		return err
 	}
-	if n := note.CountErrors(l.Diagnostics); n > 0 {
-		fmt.Fprintf(stderr, "engram: %s has %d error diagnostics; the export leaves out what could not be read (see engram check)\n", *repo, n)
-	}
-	in := exportInput(l.Export)
-	files, diags, err := aiagents.Export(in)
-	printDiagnostics(stderr, diags, *verbose)
-	if err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	for _, f := range files {
-		if err := replaceFile(filepath.Join(*out, filepath.FromSlash(f.Path)), f.Data); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-	}
 	fmt.Fprintf(stdout, "exported %d episodes and a causal graph (%d nodes, %d edges, %d patterns) from %s to %s\n",
-		len(files)-1, len(in.Nodes), len(in.Edges), countPatterns(in.Notes), *repo, *out)
+		res.Episodes, res.Nodes, res.Edges, res.Patterns, *repo, *out)
 	return nil
-}
-
-// exportInput hands the loaded notes and graph to the ai-agents writer in
-// its plain types.
-func exportInput(x export.Input) aiagents.Input {
-	in := aiagents.Input{Notes: x.Notes, Updated: x.ReferenceTime}
-	for _, m := range x.Meta {
-		in.Created = append(in.Created, m.Created)
-	}
-	for _, n := range x.Graph.Nodes {
-		in.Nodes = append(in.Nodes, aiagents.Node{ID: n.ID, Type: n.Type, Label: n.Label, Note: n.Note})
-	}
-	for _, e := range x.Graph.Edges {
-		in.Edges = append(in.Edges, aiagents.Edge{Source: e.Source, Target: e.Target, Type: e.Type, Weight: e.Weight, EvidenceCount: e.EvidenceCount})
-	}
-	for _, s := range x.Graph.Stats {
-		st := aiagents.Stats{Source: s.Source, SuccessRate: s.SuccessRate, Occurrences: s.Occurrences}
-		for _, ev := range s.Evidence {
-			st.Evidence = append(st.Evidence, aiagents.EvidenceRef{ID: ev.ID, Outcome: ev.Outcome})
-		}
-		in.Stats = append(in.Stats, st)
-	}
-	return in
-}
-
-func countPatterns(notes []note.Note) int {
-	n := 0
-	for i := range notes {
-		if notes[i].Pattern != nil {
-			n++
-		}
-	}
-	return n
 }

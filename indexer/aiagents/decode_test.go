@@ -259,8 +259,8 @@ func TestDecode(t *testing.T) {
 			`"caused_by": ["e001"], "leads_to": []`, `"caused_by": [], "leads_to": ["e001"]`,
 			`"lessons"`, `"causal_order_version": 2, "lessons"`),
 			check: func(t *testing.T, n note.Note, ds []note.Diagnostic) {
-				if n.Extra != nil {
-					t.Errorf("extra %v: causal_order_version is read, not passed through", n.Extra)
+				if want := map[string]any{"causal_order_version": 2}; !reflect.DeepEqual(n.Extra, want) {
+					t.Errorf("extra %v, want %v: causal_order_version is kept for the export", n.Extra, want)
 				}
 			}},
 		{name: "bad refs", src: edit(t,

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/engramhq/engram/indexer/aiagents"
+	"github.com/engramhq/engram/indexer/aiagents/exporter"
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/parse"
@@ -124,7 +125,7 @@ func TestRoundTripReal(t *testing.T) {
 func roundTrip(t *testing.T, fsys fs.FS) map[string][]byte {
 	t.Helper()
 	_, notes := importNotes(t, fsys)
-	files, diags, err := aiagents.Export(aiagents.Input{Notes: notes})
+	files, diags, err := exporter.Export(exporter.Input{Notes: notes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +228,7 @@ func TestExportGraph(t *testing.T) {
 	fsys := realFS(t, realSnapshot)
 	_, notes := importNotes(t, fsys)
 	in := input(notes, time.Date(2026, 7, 28, 0, 0, 0, 0, time.UTC))
-	files, _, err := aiagents.Export(in)
+	files, _, err := exporter.Export(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,23 +273,9 @@ func TestExportGraph(t *testing.T) {
 
 // input builds the graph of the notes, as engram export does from a
 // loaded repository.
-func input(notes []note.Note, updated time.Time) aiagents.Input {
+func input(notes []note.Note, updated time.Time) exporter.Input {
 	g := causal.Build(notes, causal.DefaultOptions())
-	in := aiagents.Input{Notes: notes, Updated: updated, Created: make([]time.Time, len(notes))}
-	for _, n := range g.Nodes {
-		in.Nodes = append(in.Nodes, aiagents.Node{ID: n.ID, Type: n.Type, Label: n.Label, Note: n.Note})
-	}
-	for _, e := range g.Edges {
-		in.Edges = append(in.Edges, aiagents.Edge{Source: e.Source, Target: e.Target, Type: e.Type, Weight: e.Weight, EvidenceCount: e.EvidenceCount})
-	}
-	for _, s := range g.Stats {
-		st := aiagents.Stats{Source: s.Source, SuccessRate: s.SuccessRate, Occurrences: s.Occurrences}
-		for _, ev := range s.Evidence {
-			st.Evidence = append(st.Evidence, aiagents.EvidenceRef{ID: ev.ID, Outcome: ev.Outcome})
-		}
-		in.Stats = append(in.Stats, st)
-	}
-	return in
+	return exporter.Input{Notes: notes, Updated: updated, Created: make([]time.Time, len(notes)), Graph: g}
 }
 
 // TestPatternRoundTrip: a pattern row with every field, a contribution
@@ -320,7 +307,7 @@ func TestPatternRoundTrip(t *testing.T) {
 			t.Errorf("pattern note lacks %q:\n%s", want, md)
 		}
 	}
-	files, _, err := aiagents.Export(input(notes, time.Time{}))
+	files, _, err := exporter.Export(input(notes, time.Time{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +359,7 @@ func FuzzEpisodeRoundTrip(f *testing.F) {
 		if err != nil || note.CountErrors(ds) > 0 {
 			t.Fatalf("the note does not parse: %v %v\n%s", err, ds, md)
 		}
-		files, _, err := aiagents.Export(aiagents.Input{Notes: []note.Note{n}})
+		files, _, err := exporter.Export(exporter.Input{Notes: []note.Note{n}})
 		if err != nil {
 			t.Fatal(err)
 		}

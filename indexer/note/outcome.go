@@ -1,5 +1,7 @@
 package note
 
+import "strings"
+
 // Outcome is how an episode, a decision or an evidence line turned out
 // (SPEC §2.1): success, partial or failure. "" is no outcome; any other
 // text is an outcome the input gave that is not valid.
@@ -15,6 +17,13 @@ const (
 // Outcomes returns the valid outcomes, best first: the order of every
 // list and table of outcomes engram makes.
 func Outcomes() []Outcome { return []Outcome{Success, Partial, Failure} }
+
+// ParseOutcome reads an outcome as written in a note, in any case; the
+// result is lower case, and ok is whether it is valid.
+func ParseOutcome(s string) (o Outcome, ok bool) {
+	o = Outcome(strings.ToLower(strings.TrimSpace(s)))
+	return o, o.Valid()
+}
 
 // Valid reports whether o is success, partial or failure.
 func (o Outcome) Valid() bool { return o == Success || o == Partial || o == Failure }

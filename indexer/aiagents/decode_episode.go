@@ -13,45 +13,35 @@ import (
 	"github.com/engramhq/engram/indexer/parse"
 )
 
-// topKeys are the top-level keys engram interprets; any other goes to
-// Note.Extra.
-var topKeys = map[string]bool{
-	"id": true, "session": true, "timestamp": true, "outcome": true, "task": true,
-	"decisions": true, "events": true, "metrics": true, "lessons": true,
-	"causal_order_version": true,
+// episode maps the top-level object through episodeFields.
+func (d *decoder) episode(root *value) note.Note {
+	p := &part{d: d, v: root, f: d.object(root), kind: "episode", name: "episode", need: needOf(episodeFields)}
+	it := episodeItem{n: note.Note{Path: d.path, Kind: note.KindEpisode, Type: "episode", Episode: &note.Episode{}}}
+	it.n.Extra = d.extra(root.members, p.f)
+	read(p, episodeFields, &it)
+	n, ep := it.n, it.n.Episode
+	ep.Decisions, ep.Events = d.link(it.decisions, it.events, it.causalVersion >= 2)
+	n.Private = d.private(root)
+	return n
 }
 
-// outcomes are the schema's outcomes of an episode or a decision.
-var outcomes = map[string]bool{"success": true, "partial": true, "failure": true}
-
-// episode maps the top-level object.
-func (d *decoder) episode(root *value) note.Note {
-	f := d.object(root)
-	n := note.Note{Path: d.path, Kind: note.KindEpisode, Type: "episode"}
-	n.Title = d.title(root, f)
-	ep := &note.Episode{
-		Session: d.required(root, f, "session"),
-		Task:    d.required(root, f, "task"),
-	}
-	if s, v, missing := d.text(f, "outcome", "outcome"); missing {
-		d.missing(root, v, "outcome")
+// readEpisodeOutcome reads the episode's outcome: required, and one of
+// the outcomes.
+func readEpisodeOutcome(p *part, it *episodeItem) {
+	if s, v, missing := p.d.text(p.f, "outcome", "outcome"); missing {
+		p.d.missing(p.v, v, "outcome")
 	} else {
-		ep.Outcome = d.outcome(s, v, "episode")
+		it.n.Episode.Outcome = p.d.outcome(s, v, "episode")
 	}
-	if s, v, missing := d.text(f, "timestamp", "timestamp"); missing {
-		d.missing(root, v, "timestamp")
+}
+
+// readEpisodeTime reads the episode's timestamp as the note's date.
+func readEpisodeTime(p *part, it *episodeItem) {
+	if s, v, missing := p.d.text(p.f, "timestamp", "timestamp"); missing {
+		p.d.missing(p.v, v, "timestamp")
 	} else if s != "" {
-		n.Date, _ = d.time(s, v.off, "episode timestamp")
+		it.n.Date, _ = p.d.time(s, v.off, "episode timestamp")
 	}
-	ep.Metrics, ep.DurationMinutes = d.metrics(f)
-	decisions := objects(d, f, "decisions", "a decision", d.decision)
-	events := objects(d, f, "events", "an event", d.event)
-	ep.Decisions, ep.Events = d.link(decisions, events, d.causalVersion(f) >= 2)
-	ep.Lessons = d.lessons(f)
-	n.Extra = d.extra(root.members, f)
-	n.Private = d.private(root)
-	n.Episode = ep
-	return n
 }
 
 // private reads "private" as a markdown note's front matter is read, and
@@ -128,29 +118,46 @@ func (d *decoder) outcome(s string, v *value, what string) string {
 	if s == "" {
 		return ""
 	}
-	lower := strings.ToLower(s)
-	if !outcomes[lower] {
-		d.report(v.off, note.Warning, "aiagents-outcome", "%s outcome %q is not success, partial or failure; kept as written", what, s)
+	o, ok := note.ParseOutcome(s)
+	if !ok {
+		d.report(v.off, note.Warning, "aiagents-outcome", "%s outcome %q is not %s; kept as written", what, s, note.OutcomeList)
 	}
-	return lower
+	return string(o)
 }
 
-// causalVersion reads causal_order_version, 0 when absent or unreadable.
-func (d *decoder) causalVersion(f fields) float64 {
+// readCausalVersion reads causal_order_version, and keeps a number in
+// Note.Extra, as the file gives it, for the export.
+// A null is kept too, so that the file comes back as it was.
+func readCausalVersion(p *part, it *episodeItem) {
+	m := p.f["causal_order_version"]
+	v, ok := p.d.causalVersion(p.f)
+	if !ok && (m == nil || m.val.kind != kindNull) {
+		return
+	}
+	it.causalVersion = v
+	if it.n.Extra == nil {
+		it.n.Extra = map[string]any{}
+	}
+	it.n.Extra["causal_order_version"] = p.d.plain(m.val)
+}
+
+// causalVersion reads causal_order_version; ok is false when it is
+// absent, null or unreadable (reported).
+func (d *decoder) causalVersion(f fields) (float64, bool) {
 	m := f["causal_order_version"]
 	if m == nil || m.val.kind == kindNull {
-		return 0
+		return 0, false
 	}
 	if m.val.kind != kindNumber {
 		d.wrongType(m.val, "causal_order_version", "a number")
-		return 0
+		return 0, false
 	}
 	v, err := strconv.ParseFloat(m.val.text, 64)
 	if err != nil {
 		d.report(m.val.off, note.Warning, "aiagents-type", "causal_order_version %s is out of range; ignored", m.val.text)
-		return 0
+		return 0, false
 	}
-	return v
+	return v, true
 }
 
 // time parses a timestamp and returns it with its normalised form (RFC
@@ -296,7 +303,7 @@ func (d *decoder) extra(members []member, f fields) map[string]any {
 	var out map[string]any
 	for i := range members {
 		m := &members[i]
-		if topKeys[m.key] || f[m.key] != m {
+		if known(episodeFields, m.key) || f[m.key] != m {
 			continue
 		}
 		if out == nil {
