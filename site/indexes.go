@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 )
 
 // index holds what the index pages and the note pages look up across
@@ -58,16 +59,24 @@ type monthGroup struct {
 	Episodes []export.EpisodeSummary `json:"-"`
 }
 
-// outcomes are the outcome pages, in this order; episodes without a valid
-// outcome are listed under "unknown".
-var outcomes = []string{"success", "partial", "failure", "unknown"}
+// unknown is the outcome page of the episodes without a valid outcome.
+const unknown = "unknown"
+
+// outcomes are the outcome pages: the valid outcomes in their order, then
+// unknown.
+func outcomes() []string {
+	var out []string
+	for _, o := range note.Outcomes() {
+		out = append(out, string(o))
+	}
+	return append(out, unknown)
+}
 
 func outcomeOf(e export.EpisodeSummary) string {
-	switch e.Outcome {
-	case "success", "partial", "failure":
+	if note.Outcome(e.Outcome).Valid() {
 		return e.Outcome
 	}
-	return "unknown"
+	return unknown
 }
 
 func newIndex(s *export.Site) *index {
@@ -237,7 +246,7 @@ func (ix *index) pages(s *export.Site) []page {
 		o := outcomeOf(e.EpisodeSummary)
 		byOutcome[o] = append(byOutcome[o], e.EpisodeSummary)
 	}
-	for _, o := range outcomes {
+	for _, o := range outcomes() {
 		eps := byOutcome[o]
 		if eps == nil {
 			eps = []export.EpisodeSummary{}
@@ -264,7 +273,7 @@ func monthTitle(m string) string {
 }
 
 func outcomeTitle(o string) string {
-	if o == "unknown" {
+	if o == unknown {
 		return "Episodes without an outcome"
 	}
 	return strings.ToUpper(o[:1]) + o[1:] + " episodes"
@@ -283,7 +292,7 @@ func outcomeCounts(s *export.Site) []outcomeCount {
 		n[outcomeOf(e.EpisodeSummary)]++
 	}
 	out := []outcomeCount{}
-	for _, o := range outcomes {
+	for _, o := range outcomes() {
 		out = append(out, outcomeCount{Outcome: o, Count: n[o], URL: s.BaseURL + "outcomes/" + o + "/"})
 	}
 	return out
