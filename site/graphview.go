@@ -93,20 +93,6 @@ type graphView struct {
 	DataURL   string      `json:"data_url"`
 }
 
-// graphParams are the front matter params of the /graph/ page.
-func graphParams(s *export.Site) map[string]any {
-	d := graphData(s, false)
-	hubs := slices.Clone(d.Nodes)
-	slices.SortStableFunc(hubs, func(a, b graphNode) int { return cmp.Or(cmp.Compare(b.Degree, a.Degree), cmp.Compare(a.ID, b.ID)) })
-	hubs = slices.DeleteFunc(hubs[:min(maxHubs, len(hubs))], func(n graphNode) bool { return n.Degree == 0 })
-	url := s.BaseURL + graphDataPath
-	return map[string]any{
-		"kind": "graph",
-		"graph": graphView{Nodes: len(d.Nodes), Edges: len(d.Edges), Isolated: d.Isolated,
-			NodeTypes: d.NodeTypes, EdgeTypes: d.EdgeTypes, Hubs: hubs, DataURL: url},
-	}
-}
-
 // writeGraphData writes the explorer's data into the Hugo project's
 // static files, so that it is published at /graph/index.json.
 func writeGraphData(fsys afero.Fs, dir string, s *export.Site) error {
