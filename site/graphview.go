@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/site/internal/graphlayout"
 )
 
 // The /graph/ page is the causal graph explorer. Its data, the graph with
@@ -175,8 +176,8 @@ func place(nodes []graphNode, pairs [][2]int, types []typeEntry) (width, height 
 	for i, n := range nodes {
 		group[i] = rank[n.Type]
 	}
-	for i, p := range layoutGraph(len(nodes), pairs, group) {
-		nodes[i].X, nodes[i].Y = round1(p.x*graphUnit), round1(p.y*graphUnit)
+	for i, p := range graphlayout.Layout(len(nodes), pairs, group) {
+		nodes[i].X, nodes[i].Y = round1(p.X*graphUnit), round1(p.Y*graphUnit)
 		width, height = max(width, nodes[i].X), max(height, nodes[i].Y)
 	}
 	return width, height

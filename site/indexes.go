@@ -6,6 +6,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/site/internal/chart"
 )
 
 // index holds what the index pages and the note pages look up across
@@ -14,7 +15,7 @@ import (
 type index struct {
 	citedBy map[string][]export.Ref // episode id -> patterns citing it as evidence
 	urls    map[string]string       // graph node id -> page
-	hood    *neighbourhoods
+	hood    *chart.Neighbourhoods
 	tags    []tagGroup   // by slug
 	months  []monthGroup // newest first
 	// chart is the outcomes over time (home and timeline); outcomes
@@ -76,7 +77,7 @@ func outcomeOf(e export.EpisodeSummary) string {
 }
 
 func newIndex(s *export.Site) *index {
-	ix := &index{citedBy: map[string][]export.Ref{}, urls: map[string]string{}, hood: newNeighbourhoods(s.Graph),
+	ix := &index{citedBy: map[string][]export.Ref{}, urls: map[string]string{}, hood: chart.NewNeighbourhoods(s.Graph),
 		version: export.SchemaVersion, ref: s.Manifest.ReferenceTime, base: s.BaseURL}
 	for _, p := range s.Patterns {
 		for _, e := range p.Evidence {
@@ -88,7 +89,7 @@ func newIndex(s *export.Site) *index {
 	}
 	ix.tags = ix.groupTags(s)
 	ix.months = ix.groupMonths(s)
-	ix.chart = outcomesChart(summaries(s))
+	ix.chart = chart.Outcomes(summaries(s))
 	ix.outcomes = outcomeCounts(s)
 	return ix
 }

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/site/internal/chart"
 )
 
 // patternPage is a pattern's page: its document, less the prose the
@@ -37,7 +38,7 @@ func patternPages(in input) []page {
 		r := resolver(p.Links)
 		h := patternHTML{Trigger: in.md.Block(p.Trigger, r), Action: in.md.Block(p.Action, r),
 			Sections: renderSections(p.Sections, in.md, r), Observations: observationsHTML(p.Observations, in.md, r),
-			Interval: intervalChart(p), Graph: graphs[i]}
+			Interval: chart.Interval(p), Graph: graphs[i]}
 		v := patternPage{HTML: h, EdgesOut: ix.edgeViews(p.EdgesOut, false), EdgesIn: ix.edgeViews(p.EdgesIn, true),
 			Tags: ix.tagLinks(p.Tags), FlagNotes: flagNotes(p.Flags, p.StatsSource == "declared")}
 		p.Links, p.Sections = nil, nil
@@ -57,7 +58,7 @@ func (ix *index) neighbourhoodSVGs(ps []export.Pattern) []string {
 	for range min(runtime.GOMAXPROCS(0), len(ps)) {
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < len(ps); i = int(next.Add(1)) - 1 {
-				out[i] = ix.hood.svg(ps[i].ID)
+				out[i] = ix.hood.SVG(ps[i].ID)
 			}
 		})
 	}
