@@ -48,6 +48,7 @@ func kinds() []kind {
 		{"pattern", patternPages},
 		{"note", notePages},
 		{"workflow", workflowPages},
+		{"decisions", decisionsPages},
 	}
 }
 
