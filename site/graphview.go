@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/site/internal/graphlayout"
 )
 
 // The /graph/ page is the causal graph explorer. Its data, the graph with
@@ -91,20 +92,6 @@ type graphView struct {
 	EdgeTypes []typeEntry `json:"edge_types"`
 	Hubs      []graphNode `json:"hubs"`
 	DataURL   string      `json:"data_url"`
-}
-
-// graphParams are the front matter params of the /graph/ page.
-func graphParams(s *export.Site) map[string]any {
-	d := graphData(s, false)
-	hubs := slices.Clone(d.Nodes)
-	slices.SortStableFunc(hubs, func(a, b graphNode) int { return cmp.Or(cmp.Compare(b.Degree, a.Degree), cmp.Compare(a.ID, b.ID)) })
-	hubs = slices.DeleteFunc(hubs[:min(maxHubs, len(hubs))], func(n graphNode) bool { return n.Degree == 0 })
-	url := s.BaseURL + graphDataPath
-	return map[string]any{
-		"kind": "graph",
-		"graph": graphView{Nodes: len(d.Nodes), Edges: len(d.Edges), Isolated: d.Isolated,
-			NodeTypes: d.NodeTypes, EdgeTypes: d.EdgeTypes, Hubs: hubs, DataURL: url},
-	}
 }
 
 // writeGraphData writes the explorer's data into the Hugo project's
@@ -189,8 +176,8 @@ func place(nodes []graphNode, pairs [][2]int, types []typeEntry) (width, height 
 	for i, n := range nodes {
 		group[i] = rank[n.Type]
 	}
-	for i, p := range layoutGraph(len(nodes), pairs, group) {
-		nodes[i].X, nodes[i].Y = round1(p.x*graphUnit), round1(p.y*graphUnit)
+	for i, p := range graphlayout.Layout(len(nodes), pairs, group) {
+		nodes[i].X, nodes[i].Y = round1(p.X*graphUnit), round1(p.Y*graphUnit)
 		width, height = max(width, nodes[i].X), max(height, nodes[i].Y)
 	}
 	return width, height

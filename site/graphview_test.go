@@ -127,12 +127,8 @@ func TestWriteGraphData(t *testing.T) {
 	}
 }
 
-func TestGraphParams(t *testing.T) {
-	p := graphParams(graphSite(60))
-	if p["kind"] != "graph" {
-		t.Errorf("kind %v", p["kind"])
-	}
-	v := p["graph"].(graphView)
+func TestGraphPage(t *testing.T) {
+	v := newGraphPage(graphSite(60)).Graph
 	if v.DataURL != "/graph/index.json" {
 		t.Errorf("data_url %v", v.DataURL)
 	}
@@ -149,7 +145,7 @@ func TestGraphParams(t *testing.T) {
 		t.Errorf("first hub %+v", v.Hubs[0])
 	}
 	// Hubs are only nodes with edges.
-	small := graphParams(graphSite(1))["graph"].(graphView)
+	small := newGraphPage(graphSite(1)).Graph
 	if len(small.Hubs) != 4 || small.Nodes != 5 || small.Edges != 2 || small.Isolated != 1 {
 		t.Errorf("small graph: %+v", small)
 	}

@@ -1,14 +1,12 @@
 package site
 
 import (
-	"runtime"
 	"slices"
 	"sort"
-	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/site/internal/chart"
 )
 
 // index holds what the index pages and the note pages look up across
@@ -17,7 +15,7 @@ import (
 type index struct {
 	citedBy map[string][]export.Ref // episode id -> patterns citing it as evidence
 	urls    map[string]string       // graph node id -> page
-	hood    *neighbourhoods
+	hood    *chart.Neighbourhoods
 	tags    []tagGroup   // by slug
 	months  []monthGroup // newest first
 	// chart is the outcomes over time (home and timeline); outcomes
@@ -58,20 +56,28 @@ type monthGroup struct {
 	Episodes []export.EpisodeSummary `json:"-"`
 }
 
-// outcomes are the outcome pages, in this order; episodes without a valid
-// outcome are listed under "unknown".
-var outcomes = []string{"success", "partial", "failure", "unknown"}
+// unknown is the outcome page of the episodes without a valid outcome.
+const unknown = "unknown"
+
+// outcomes are the outcome pages: the valid outcomes in their order, then
+// unknown.
+func outcomes() []string {
+	var out []string
+	for _, o := range note.Outcomes() {
+		out = append(out, string(o))
+	}
+	return append(out, unknown)
+}
 
 func outcomeOf(e export.EpisodeSummary) string {
-	switch e.Outcome {
-	case "success", "partial", "failure":
+	if note.Outcome(e.Outcome).Valid() {
 		return e.Outcome
 	}
-	return "unknown"
+	return unknown
 }
 
 func newIndex(s *export.Site) *index {
-	ix := &index{citedBy: map[string][]export.Ref{}, urls: map[string]string{}, hood: newNeighbourhoods(s.Graph),
+	ix := &index{citedBy: map[string][]export.Ref{}, urls: map[string]string{}, hood: chart.NewNeighbourhoods(s.Graph),
 		version: export.SchemaVersion, ref: s.Manifest.ReferenceTime, base: s.BaseURL}
 	for _, p := range s.Patterns {
 		for _, e := range p.Evidence {
@@ -83,7 +89,7 @@ func newIndex(s *export.Site) *index {
 	}
 	ix.tags = ix.groupTags(s)
 	ix.months = ix.groupMonths(s)
-	ix.chart = outcomesChart(summaries(s))
+	ix.chart = chart.Outcomes(summaries(s))
 	ix.outcomes = outcomeCounts(s)
 	return ix
 }
@@ -182,93 +188,9 @@ func (ix *index) episodeTags(n int) []tagGroup {
 	return first(out, n)
 }
 
-// pages are the tag, timeline and outcome pages.
-func (ix *index) pages(s *export.Site) []page {
-	type tagRow struct {
-		Tag   string `json:"tag"`
-		Count int    `json:"count"`
-		URL   string `json:"url"`
-	}
-	var rows []tagRow
-	for _, g := range ix.tags {
-		rows = append(rows, tagRow{Tag: g.Tag, Count: len(g.Items), URL: g.URL})
-	}
-	if rows == nil {
-		rows = []tagRow{}
-	}
-	ps := []page{{path: "tags/_index.md", twin: export.List[tagRow]{Version: ix.version, ReferenceTime: ix.ref, Items: rows},
-		fm: frontMatter{Title: "Tags", Params: map[string]any{"kind": "tags", "tags": rows}}}}
-	for _, g := range ix.tags {
-		shown := g
-		shown.Items = first(g.Items, maxListed)
-		ps = append(ps, page{path: "tags/" + g.Slug + ".md", twin: g,
-			fm: frontMatter{Title: "#" + g.Tag, Params: map[string]any{"kind": "tag", "tag": shown, "count": len(g.Items), "more": len(g.Items) - len(shown.Items)}}})
-	}
-
-	type monthRow struct {
-		Month    string         `json:"month"`
-		Count    int            `json:"count"`
-		Outcomes map[string]int `json:"outcomes"`
-		URL      string         `json:"url"`
-	}
-	months := []monthRow{}
-	for _, m := range ix.months {
-		months = append(months, monthRow{Month: m.Month, Count: m.Count, Outcomes: m.Outcomes, URL: m.URL})
-	}
-	ps = append(ps, page{path: "timeline/_index.md", twin: export.List[monthRow]{Version: ix.version, ReferenceTime: ix.ref, Items: months},
-		fm: frontMatter{Title: "Timeline", Params: map[string]any{"kind": "timeline", "months": months, "chart": ix.chart}}})
-	for i, m := range ix.months {
-		params := map[string]any{"kind": "month", "month": m.Month, "episodes": first(m.Episodes, maxListed), "outcomes": m.Outcomes,
-			"count": m.Count, "more": m.Count - min(m.Count, maxListed)}
-		// Months are newest first: the previous one is older.
-		if i+1 < len(ix.months) {
-			params["prev"] = map[string]string{"month": ix.months[i+1].Month, "url": ix.months[i+1].URL}
-		}
-		if i > 0 {
-			params["next"] = map[string]string{"month": ix.months[i-1].Month, "url": ix.months[i-1].URL}
-		}
-		ps = append(ps, page{path: "timeline/" + m.Month + ".md",
-			twin: export.List[export.EpisodeSummary]{Version: ix.version, ReferenceTime: ix.ref, Items: m.Episodes},
-			fm:   frontMatter{Title: monthTitle(m.Month), Params: params}})
-	}
-
-	byOutcome := map[string][]export.EpisodeSummary{}
-	for _, e := range s.Episodes {
-		o := outcomeOf(e.EpisodeSummary)
-		byOutcome[o] = append(byOutcome[o], e.EpisodeSummary)
-	}
-	for _, o := range outcomes {
-		eps := byOutcome[o]
-		if eps == nil {
-			eps = []export.EpisodeSummary{}
-		}
-		ps = append(ps, page{path: "outcomes/" + o + ".md",
-			twin: export.List[export.EpisodeSummary]{Version: ix.version, ReferenceTime: ix.ref, Items: eps},
-			fm: frontMatter{Title: outcomeTitle(o), Params: map[string]any{"kind": "outcome", "outcome": o, "count": len(eps),
-				"episodes": first(eps, maxListed), "more": max(0, len(eps)-maxListed)}}})
-	}
-	ps = append(ps, page{path: "outcomes/_index.md", twin: export.List[outcomeCount]{Version: ix.version, ReferenceTime: ix.ref, Items: ix.outcomes},
-		fm: frontMatter{Title: "Outcomes", Params: map[string]any{"kind": "outcomes", "outcomes": ix.outcomes}}})
-	return ps
-}
-
 // maxListed caps a list page: the rest is in its JSON twin and on the
 // timeline's month pages.
 const maxListed = 500
-
-func monthTitle(m string) string {
-	if m == "undated" {
-		return "Undated episodes"
-	}
-	return "Episodes of " + m
-}
-
-func outcomeTitle(o string) string {
-	if o == "unknown" {
-		return "Episodes without an outcome"
-	}
-	return strings.ToUpper(o[:1]) + o[1:] + " episodes"
-}
 
 // outcomeCount is an outcome and how many episodes have it.
 type outcomeCount struct {
@@ -283,7 +205,7 @@ func outcomeCounts(s *export.Site) []outcomeCount {
 		n[outcomeOf(e.EpisodeSummary)]++
 	}
 	out := []outcomeCount{}
-	for _, o := range outcomes {
+	for _, o := range outcomes() {
 		out = append(out, outcomeCount{Outcome: o, Count: n[o], URL: s.BaseURL + "outcomes/" + o + "/"})
 	}
 	return out
@@ -294,75 +216,5 @@ func summaries(s *export.Site) []export.EpisodeSummary {
 	for i, e := range s.Episodes {
 		out[i] = e.EpisodeSummary
 	}
-	return out
-}
-
-// notesList is the twin of the notes page.
-func notesList(s *export.Site) export.List[export.Ref] {
-	items := []export.Ref{}
-	for _, n := range s.Notes {
-		items = append(items, export.Ref{ID: n.ID, Type: n.Type, URL: n.URL})
-	}
-	return export.List[export.Ref]{Version: export.SchemaVersion, ReferenceTime: s.Manifest.ReferenceTime, Items: items}
-}
-
-// neighbourhoodSVGs draws every pattern's neighbourhood, on all CPUs:
-// it is most of the time spent making the pages of a large repository.
-func (ix *index) neighbourhoodSVGs(ps []export.Pattern) []string {
-	out := make([]string, len(ps))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(ps)) {
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < len(ps); i = int(next.Add(1)) - 1 {
-				out[i] = ix.hood.svg(ps[i].ID)
-			}
-		})
-	}
-	wg.Wait()
-	return out
-}
-
-// edgeView is a causal edge as a pattern page lists it: the note at its
-// other end, with that note's page.
-type edgeView struct {
-	Type          string  `json:"type"`
-	Other         string  `json:"other"`
-	URL           string  `json:"url"`
-	Weight        float64 `json:"weight"`
-	EvidenceCount int     `json:"evidence_count"`
-}
-
-func (ix *index) edgeViews(edges []export.Edge, in bool) []edgeView {
-	out := []edgeView{}
-	for _, e := range edges {
-		other := e.Target
-		if in {
-			other = e.Source
-		}
-		out = append(out, edgeView{Type: e.Type, Other: other, URL: ix.urls[other], Weight: e.Weight, EvidenceCount: e.EvidenceCount})
-	}
-	return out
-}
-
-// diagnosticFile is a file's diagnostics, with its page when it has one.
-type diagnosticFile struct {
-	Path  string              `json:"path"`
-	Items []export.Diagnostic `json:"items"`
-}
-
-func diagnosticFiles(ds []export.Diagnostic) []diagnosticFile {
-	out := []diagnosticFile{}
-	at := map[string]int{}
-	for _, d := range ds {
-		i, ok := at[d.Path]
-		if !ok {
-			i = len(out)
-			at[d.Path] = i
-			out = append(out, diagnosticFile{Path: d.Path})
-		}
-		out[i].Items = append(out[i].Items, d)
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
 }

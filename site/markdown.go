@@ -118,26 +118,18 @@ type wikilinkParser struct{}
 
 func (wikilinkParser) Parse(_ ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	line, _ := block.PeekLine()
-	if !bytes.HasPrefix(line, []byte("[[")) {
+	l, size := parse.Wikilink(line)
+	// "[[]]" stays text, as the site has always shown it.
+	if size <= len("[[]]") {
 		return nil
 	}
-	// The target holds no bracket: looking no further than the next one
-	// keeps a line of many "[[" linear.
-	end := bytes.IndexAny(line[2:], "[]\n") + 2
-	if end < 3 || !bytes.HasPrefix(line[end:], []byte("]]")) {
-		return nil
-	}
-	inner := string(line[2:end])
-	block.Advance(end + 2)
-	target, alias, hasAlias := strings.Cut(inner, "|")
-	target, _, _ = strings.Cut(target, "#")
-	target = strings.TrimSpace(target)
-	n := &wikiLink{label: target}
-	if hasAlias && strings.TrimSpace(alias) != "" {
-		n.label = strings.TrimSpace(alias)
+	block.Advance(size)
+	n := &wikiLink{label: l.Target}
+	if l.Alias != "" {
+		n.label = l.Alias
 	}
 	if r, ok := pc.Get(resolverKey).(Resolver); ok && r != nil {
-		n.url, ok = r(target)
+		n.url, ok = r(l.Target)
 		n.missing = !ok
 	} else {
 		n.missing = true

@@ -155,6 +155,7 @@ func TestBrowserPages(t *testing.T) {
 		{"diagnostics", "/diagnostics/", []string{"section.diagnostics li code"}, "Diagnostics"},
 		{"notes", "/notes/", []string{"main h1"}, "Notes"},
 		{"workflows", "/workflows/", []string{"main h1"}, "Workflows"},
+		{"decisions", "/decisions/", []string{"table.decisions tbody tr a[href*='#decision-']"}, "Every decision"},
 		{"hostile episode", hostileURL, []string{"#context", "#decisions", "#timeline"}, "stay text"},
 	}
 	shots := os.Getenv("ENGRAM_SCREENSHOTS")

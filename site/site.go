@@ -2,6 +2,12 @@
 // a Hugo site, with Hugo embedded as a library and the templates embedded
 // in the binary. Hugo sees only content that engram generated (SPEC §6).
 // It is the only package that imports Hugo.
+//
+// Here are the Hugo driver (hugo.go), the page kinds (page.go, then one
+// page_<kind>.go each, with templates/layouts/<kind>.html) and the
+// rendering of the notes' markdown (markdown.go). The charts are drawn by
+// internal/chart and the graph explorer laid out by internal/graphlayout,
+// which know nothing of Hugo.
 package site
 
 import (

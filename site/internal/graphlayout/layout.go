@@ -1,16 +1,10 @@
-package site
-
-import (
-	"cmp"
-	"math"
-	"math/rand/v2"
-	"slices"
-)
-
-// The graph explorer's layout is computed here, at build time, so that the
+// Package graphlayout places the nodes of a graph in the plane, for the
+// site's graph explorer. It is computed at build time, so that the
 // browser only draws: the same graph always gets the same picture, and a
 // page of 10,000 notes does not make every visitor's laptop run a
-// simulation.
+// simulation. Its contract: Layout takes nodes as indexes and edges as
+// pairs of them, knows nothing of notes or pages, and returns the same
+// positions for the same input on every machine.
 //
 // Each connected component is laid out on its own with Yifan Hu's
 // spring-electrical model (attraction d²/K, repulsion C·K²/d, adaptive
@@ -28,6 +22,14 @@ import (
 // a sum is converted with float64() so that no compiler fuses it into an
 // FMA on one architecture and not on another (the Go spec lets it unless
 // an explicit conversion rounds).
+package graphlayout
+
+import (
+	"cmp"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
 
 // Layout constants, in units of the natural edge length K = 1.
 const (
@@ -47,10 +49,23 @@ const (
 
 type vec struct{ x, y float64 }
 
-// layoutGraph places n nodes joined by edges (pairs of node indexes, in
-// either direction; repeats and self-loops are ignored). group orders the
-// isolated nodes: they are gridded by group, then index. The result is in
-// units of an edge's length, with the top-left corner at (0, 0).
+// Point is a node's place, in units of an edge's length, with the
+// top-left corner of the layout at (0, 0).
+type Point struct{ X, Y float64 }
+
+// Layout places n nodes joined by edges (pairs of node indexes, in either
+// direction; repeats and self-loops are ignored). group orders the
+// isolated nodes: they are gridded by group, then index.
+func Layout(n int, edges [][2]int, group []int) []Point {
+	pos := layoutGraph(n, edges, group)
+	out := make([]Point, len(pos))
+	for i, p := range pos {
+		out[i] = Point{p.x, p.y}
+	}
+	return out
+}
+
+// layoutGraph is Layout, in the vectors the algorithms work in.
 func layoutGraph(n int, edges [][2]int, group []int) []vec {
 	pos := make([]vec, n)
 	adj := adjacency(n, edges)

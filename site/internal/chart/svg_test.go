@@ -1,4 +1,4 @@
-package site
+package chart
 
 import (
 	"encoding/xml"
@@ -152,14 +152,14 @@ func TestIntervalChart(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := intervalChart(tt.p)
+			got := Interval(tt.p)
 			if !tt.measured && !tt.declared {
 				if got != "" {
 					t.Fatalf("want no chart, got\n%s", got)
 				}
 				return
 			}
-			if again := intervalChart(tt.p); again != got {
+			if again := Interval(tt.p); again != got {
 				t.Fatal("two charts of the same pattern differ")
 			}
 			els := checkSVG(t, got)
@@ -214,7 +214,7 @@ func TestIntervalMatchesConfidence(t *testing.T) {
 					if !full {
 						pat.Evidence = nil
 					}
-					got := intervalChart(pat)
+					got := Interval(pat)
 					i := strings.Index(got, `data-lo="`)
 					if want := strconv.FormatFloat(*pat.Confidence, 'f', 4, 64); i < 0 || got[i+9:i+9+len(want)] != want {
 						t.Fatalf("%d success, %d partial of %d (evidence listed: %v): interval does not start at %s", s, p, n, full, want)

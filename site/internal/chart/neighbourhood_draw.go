@@ -1,4 +1,4 @@
-package site
+package chart
 
 import (
 	"cmp"
@@ -13,7 +13,7 @@ import (
 
 // lgDrawing renders one picked and placed neighbourhood.
 type lgDrawing struct {
-	n   *neighbourhoods
+	n   *Neighbourhoods
 	p   lgPick
 	pts []lgPoint
 	id  string

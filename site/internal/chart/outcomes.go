@@ -1,4 +1,4 @@
-package site
+package chart
 
 import (
 	"fmt"
@@ -208,11 +208,11 @@ const (
 	ocMaxBar, ocFill = 56.0, 0.72
 )
 
-// outcomesChart draws episodes' outcomes over time: one stacked bar per
+// Outcomes draws episodes' outcomes over time: one stacked bar per
 // period (weeks under ten weeks of history, else months or longer so that
 // there are at most ocMaxBars bars), periods without episodes left empty.
 // It is "" when no episode has a date.
-func outcomesChart(eps []export.EpisodeSummary) string {
+func Outcomes(eps []export.EpisodeSummary) string {
 	c := ocCount(eps)
 	if len(c.counts) == 0 {
 		return ""

@@ -1,4 +1,4 @@
-package site
+package chart
 
 import (
 	"fmt"
@@ -71,14 +71,14 @@ func TestOutcomesChart(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := outcomesChart(tt.eps)
+			got := Outcomes(tt.eps)
 			if tt.bars == 0 {
 				if got != "" {
 					t.Fatalf("want no chart, got\n%s", got)
 				}
 				return
 			}
-			if again := outcomesChart(tt.eps); again != got {
+			if again := Outcomes(tt.eps); again != got {
 				t.Fatal("two charts of the same episodes differ")
 			}
 			els := checkSVG(t, got)
@@ -112,7 +112,7 @@ func TestOutcomesChart(t *testing.T) {
 // TestOutcomesBarHeights: stacked heights are proportional to the counts
 // and no stack rises above the plot.
 func TestOutcomesBarHeights(t *testing.T) {
-	els := checkSVG(t, outcomesChart(episodesEvery(237, time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC), 2*24*time.Hour)))
+	els := checkSVG(t, Outcomes(episodesEvery(237, time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC), 2*24*time.Hour)))
 	perUnit := -1.0
 	for _, el := range els {
 		n, ok := el.attrs["data-count"]
@@ -166,6 +166,6 @@ func TestChoosePeriod(t *testing.T) {
 func BenchmarkOutcomesChart(b *testing.B) {
 	eps := episodesEvery(10000, time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), 5*time.Hour)
 	for b.Loop() {
-		outcomesChart(eps)
+		Outcomes(eps)
 	}
 }

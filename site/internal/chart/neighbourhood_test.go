@@ -1,4 +1,4 @@
-package site
+package chart
 
 import (
 	"fmt"
@@ -135,7 +135,7 @@ func TestPickPrefersStrongEdges(t *testing.T) {
 		e.EvidenceCount = i
 		g.Edges = append(g.Edges, e)
 	}
-	n := newNeighbourhoods(g)
+	n := NewNeighbourhoods(g)
 	p := n.pick(n.at["C"])
 	var got []string
 	for _, v := range p.nodes[1 : 1+p.ring1] {
@@ -180,9 +180,9 @@ func BenchmarkNeighbourhoods(b *testing.B) {
 		}
 	}
 	for b.Loop() {
-		n := newNeighbourhoods(g)
+		n := NewNeighbourhoods(g)
 		for _, v := range g.Nodes {
-			n.svg(v.ID)
+			n.SVG(v.ID)
 		}
 	}
 }

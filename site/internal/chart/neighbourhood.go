@@ -1,4 +1,4 @@
-package site
+package chart
 
 import (
 	"cmp"
@@ -34,10 +34,10 @@ const (
 	lgLineH        = 14.0
 )
 
-// neighbourhoods indexes a graph once, so that drawing the neighbourhood
+// Neighbourhoods indexes a graph once, so that drawing the neighbourhood
 // of each of its nodes costs only what that neighbourhood holds. It is not
-// changed after newNeighbourhoods: svg may run on several goroutines.
-type neighbourhoods struct {
+// changed after NewNeighbourhoods: SVG may run on several goroutines.
+type Neighbourhoods struct {
 	at    map[string]int32
 	nodes []export.GraphNode
 	edges []export.Edge
@@ -50,11 +50,11 @@ type lgArc struct {
 	out         bool // the edge leaves this end
 }
 
-// newNeighbourhoods indexes g. An edge's end that is not among g's nodes
+// NewNeighbourhoods indexes g. An edge's end that is not among g's nodes
 // becomes a bare node named by its id; an edge from a node to itself is
 // left out.
-func newNeighbourhoods(g export.Graph) *neighbourhoods {
-	n := &neighbourhoods{at: make(map[string]int32, len(g.Nodes))}
+func NewNeighbourhoods(g export.Graph) *Neighbourhoods {
+	n := &Neighbourhoods{at: make(map[string]int32, len(g.Nodes))}
 	node := func(v export.GraphNode) int32 {
 		i, ok := n.at[v.ID]
 		if !ok {
@@ -92,7 +92,7 @@ func newNeighbourhoods(g export.Graph) *neighbourhoods {
 
 // cmpArcs orders arcs strongest first: by weight, then evidence, then the
 // other end's id, then the edge's type and direction and input order.
-func (n *neighbourhoods) cmpArcs(a, b lgArc) int {
+func (n *Neighbourhoods) cmpArcs(a, b lgArc) int {
 	ea, eb := n.edges[a.edge], n.edges[b.edge]
 	if c := n.cmpStrength(a, b); c != 0 {
 		return c
@@ -101,14 +101,14 @@ func (n *neighbourhoods) cmpArcs(a, b lgArc) int {
 }
 
 // cmpStrength is negative when a is the stronger arc.
-func (n *neighbourhoods) cmpStrength(a, b lgArc) int {
+func (n *Neighbourhoods) cmpStrength(a, b lgArc) int {
 	ea, eb := n.edges[a.edge], n.edges[b.edge]
 	return cmp.Or(cmp.Compare(eb.Weight, ea.Weight), cmp.Compare(eb.EvidenceCount, ea.EvidenceCount))
 }
 
-// svg draws the neighbourhood of the node id, or is "" when id is not in
+// SVG draws the neighbourhood of the node id, or is "" when id is not in
 // the graph or has no edges.
-func (n *neighbourhoods) svg(id string) string {
+func (n *Neighbourhoods) SVG(id string) string {
 	c, ok := n.at[id]
 	if !ok || len(n.arcs[c]) == 0 {
 		return ""
@@ -119,9 +119,9 @@ func (n *neighbourhoods) svg(id string) string {
 }
 
 // localGraph draws id's neighbourhood in g. It indexes g first: to draw
-// many nodes of one graph, make the index once with newNeighbourhoods.
+// many nodes of one graph, make the index once with NewNeighbourhoods.
 func localGraph(g export.Graph, id string) string {
-	return newNeighbourhoods(g).svg(id)
+	return NewNeighbourhoods(g).SVG(id)
 }
 
 // lgPick is what a neighbourhood drawing shows.
@@ -136,7 +136,7 @@ type lgPick struct {
 
 // pick chooses the nodes to draw: the strongest neighbours, then the
 // strongest of their neighbours, up to lgMaxNodes in all.
-func (n *neighbourhoods) pick(c int32) lgPick {
+func (n *Neighbourhoods) pick(c int32) lgPick {
 	p := lgPick{nodes: []int32{c}, parent: []int{-1}, out: []bool{false}}
 	step1 := map[int32]int{} // neighbour -> rank
 	var ring1 []int32

@@ -1,11 +1,15 @@
-package site
-
-// Charts drawn at build time as inline SVG. The site's CSP allows no
-// inline style, so an SVG here carries geometry only: every colour, stroke
-// and font comes from a class in static/css/engram.css. Every text that
-// comes from a note is escaped, every number is formatted the same way on
-// every machine, and nothing ranges over a map: the same documents give
-// the same bytes.
+// Package chart draws the site's charts as inline SVG, at build time:
+// the outcomes of episodes over time (Outcomes), a pattern's success rate
+// on its Wilson interval (Interval) and a node's causal neighbourhood
+// (Neighbourhoods). It takes export documents and returns SVG text, and
+// knows nothing of Hugo or of the pages that place it.
+//
+// The contract: the site's CSP allows no inline style, so an SVG here
+// carries geometry only: every colour, stroke and font comes from a class
+// in static/css/engram.css. Every text that comes from a note is escaped,
+// every number is formatted the same way on every machine, and nothing
+// ranges over a map: the same documents give the same bytes.
+package chart
 
 import (
 	"fmt"
@@ -133,11 +137,11 @@ const (
 	icRow                = 20.0
 )
 
-// intervalChart draws a pattern's success rate on a 0–100% scale: the
+// Interval draws a pattern's success rate on a 0–100% scale: the
 // rate measured from evidence as a point on its 95% Wilson interval,
 // whose lower end is the published confidence, and the rate its front
 // matter declares as a hollow diamond. It is "" when there is neither.
-func intervalChart(p export.Pattern) string {
+func Interval(p export.Pattern) string {
 	measured := p.StatsSource == "evidence" && p.SuccessRate != nil && p.Occurrences > 0
 	declared := p.Declared.SuccessRate != nil
 	if !measured && !declared {

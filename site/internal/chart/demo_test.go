@@ -1,4 +1,4 @@
-package site_test
+package chart_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/export"
-	"github.com/engramhq/engram/site"
+	"github.com/engramhq/engram/site/internal/chart"
 )
 
 // TestChartsOfTheDemo draws every chart of the demo repository from the
@@ -21,7 +21,7 @@ import (
 func TestChartsOfTheDemo(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: filepath.Join("..", "content"), Out: out, Now: &now}); err != nil {
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: filepath.Join("..", "..", "..", "content"), Out: out, Now: &now}); err != nil {
 		t.Fatal(err)
 	}
 	var g export.Graph
@@ -43,10 +43,10 @@ func TestChartsOfTheDemo(t *testing.T) {
 		t.Fatal("the demo has no episodes, patterns or edges")
 	}
 
-	site.CheckSVG(t, site.OutcomesChart(episodes.Items))
+	chart.CheckSVG(t, chart.Outcomes(episodes.Items))
 	for _, p := range patterns.Items {
 		t.Run(p.ID, func(t *testing.T) {
-			svg := site.IntervalChart(p)
+			svg := chart.Interval(p)
 			if svg == "" {
 				t.Fatal("no interval chart")
 			}
@@ -54,8 +54,8 @@ func TestChartsOfTheDemo(t *testing.T) {
 				return
 			}
 			lo := ""
-			for _, el := range site.CheckSVG(t, svg) {
-				if v, ok := site.Attr(el, "data-lo"); ok {
+			for _, el := range chart.CheckSVG(t, svg) {
+				if v, ok := chart.Attr(el, "data-lo"); ok {
 					lo = v
 				}
 			}
@@ -64,7 +64,7 @@ func TestChartsOfTheDemo(t *testing.T) {
 			}
 		})
 	}
-	hood := site.NeighbourhoodSVG(g)
+	hood := chart.NewNeighbourhoods(g).SVG
 	linked := map[string]bool{}
 	for _, e := range g.Edges {
 		// An episode's own parts are not its causal neighbours.
@@ -78,7 +78,7 @@ func TestChartsOfTheDemo(t *testing.T) {
 			t.Errorf("%s: drawn %v, has edges %v", n.ID, svg != "", linked[n.ID])
 		}
 		if svg != "" {
-			site.CheckSVG(t, svg)
+			chart.CheckSVG(t, svg)
 		}
 	}
 }

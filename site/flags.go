@@ -1,0 +1,36 @@
+package site
+
+import "github.com/engramhq/engram/indexer/causal"
+
+// flagNote says what one health flag means, for a note's banner.
+type flagNote struct {
+	Flag string `json:"flag"`
+	Text string `json:"text"`
+}
+
+// flagTexts explain the flags of graph health (SPEC §3) to a reader.
+var flagTexts = map[string]string{
+	causal.FlagFixture:     "It comes from test fixtures, not from real work.",
+	causal.FlagEmpty:       "It records nothing beyond a task of one or two words.",
+	causal.FlagTautology:   "Its action only restates its trigger.",
+	causal.FlagPlaceholder: "Its trigger or action is missing, a template or a placeholder.",
+	causal.FlagDefaultRate: "Its success rate is not a measurement: every evidence line gives one outcome that none of the evidence episodes records itself, an extractor's default.",
+}
+
+// declaredText is the default_rate note of a rate declared with no
+// evidence.
+const declaredText = "Its success rate is not a measurement: it is declared, with no evidence episode behind it."
+
+// flagNotes explain a note's flags; declared says a pattern's rate is
+// declared, not computed from evidence.
+func flagNotes(flags []string, declared bool) []flagNote {
+	out := []flagNote{}
+	for _, f := range flags {
+		text := flagTexts[f]
+		if f == causal.FlagDefaultRate && declared {
+			text = declaredText
+		}
+		out = append(out, flagNote{Flag: f, Text: text})
+	}
+	return out
+}

@@ -1,0 +1,148 @@
+package site
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/spf13/afero"
+
+	"github.com/engramhq/engram/indexer/export"
+)
+
+// A page kind is one Go file here, page_<kind>.go, with the struct of
+// what its pages show and the function that makes them; one template,
+// templates/layouts/<kind>.html; and one line in kinds. Hugo finds the
+// template by the layout each page's front matter names, the kind.
+
+// kind is a kind of page: its name, which is also the name of its
+// template, and the function that makes its pages.
+type kind struct {
+	name  string
+	pages func(in input) []page
+}
+
+// kinds are the page kinds, in the order their pages are made.
+func kinds() []kind {
+	return []kind{
+		{"home", homePages},
+		{"episodes", episodesPages},
+		{"patterns", patternsPages},
+		{"notes", notesPages},
+		{"search", searchPages},
+		{"graph", graphPages},
+		{"lessons", lessonsPages},
+		{"workflows", workflowsPages},
+		{"antipatterns", antipatternsPages},
+		{"pending", pendingPages},
+		{"diagnostics", diagnosticsPages},
+		{"tags", tagsPages},
+		{"tag", tagPages},
+		{"timeline", timelinePages},
+		{"month", monthPages},
+		{"outcome", outcomePages},
+		{"outcomes", outcomesPages},
+		{"episode", episodePages},
+		{"pattern", patternPages},
+		{"note", notePages},
+		{"workflow", workflowPages},
+		{"decisions", decisionsPages},
+	}
+}
+
+// input is what the pages are made from: the export documents, what is
+// looked up across them, and the renderer of their prose.
+type input struct {
+	s  *export.Site
+	ix *index
+	md markdown
+}
+
+// page is one generated Hugo content file. Its front matter holds only
+// keys engram wrote; its body is empty, so nothing a note contains can
+// reach Hugo's markdown or shortcodes.
+type page struct {
+	path    string // relative to content/
+	kind    string // set by pages from the kind that made it
+	title   string
+	date    string
+	lastmod string
+	outputs []string
+	// params is the struct of the page's kind, what its template shows.
+	params any
+	// The page's JSON twin, index.json beside its index.html: the API
+	// file api names, or twin.
+	api  string
+	twin any
+}
+
+type frontMatter struct {
+	Title   string   `json:"title"`
+	Date    string   `json:"date,omitempty"`
+	Lastmod string   `json:"lastmod,omitempty"`
+	Outputs []string `json:"outputs,omitempty"`
+	// Layout is the page's kind: Hugo renders it with layouts/<kind>.html.
+	Layout string `json:"layout"`
+	Params any    `json:"params"`
+}
+
+// pages builds the content of the site from the export documents.
+func pages(s *export.Site, md markdown) []page {
+	in := input{s: s, ix: newIndex(s), md: md}
+	var ps []page
+	for _, k := range kinds() {
+		for _, p := range k.pages(in) {
+			p.kind = k.name
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+func writePages(fsys afero.Fs, dir string, ps []page) error {
+	for _, p := range ps {
+		fm := frontMatter{Title: p.title, Date: p.date, Lastmod: p.lastmod, Outputs: p.outputs, Layout: p.kind, Params: p.params}
+		data, err := json.Marshal(fm)
+		if err != nil {
+			return fmt.Errorf("write page %s: %w", p.path, err)
+		}
+		full := path.Join(dir, "content", p.path)
+		if err := fsys.MkdirAll(path.Dir(full), 0o755); err != nil {
+			return fmt.Errorf("write page %s: %w", p.path, err)
+		}
+		if err := afero.WriteFile(fsys, full, append(data, '\n'), 0o644); err != nil {
+			return fmt.Errorf("write page %s: %w", p.path, err)
+		}
+	}
+	return nil
+}
+
+// apiPath is the path of an API file in the output, from its URL.
+func apiPath(jsonURL, baseURL string) string {
+	return strings.TrimPrefix(jsonURL, baseURL)
+}
+
+// slug is the last path element of a page URL.
+func slug(url string) string {
+	return path.Base(strings.TrimSuffix(url, "/"))
+}
+
+// without is refs less those in drop.
+func without(refs, drop []export.Ref) []export.Ref {
+	out := []export.Ref{}
+	for _, r := range refs {
+		if !slices.ContainsFunc(drop, func(d export.Ref) bool { return d.ID == r.ID }) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func first[T any](xs []T, n int) []T {
+	if len(xs) > n {
+		return xs[:n]
+	}
+	return xs
+}

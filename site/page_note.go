@@ -1,0 +1,31 @@
+package site
+
+import "github.com/engramhq/engram/indexer/export"
+
+// notePage is the page of a note that is neither an episode nor a
+// pattern: a thread, a session, a concept...
+type notePage struct {
+	Doc  export.Note `json:"doc"`
+	HTML noteHTML    `json:"html"`
+	Tags []tagLink   `json:"tags"`
+}
+
+// noteHTML is the prose of a note, rendered.
+type noteHTML struct {
+	Sections     []sectionHTML `json:"sections"`
+	Observations []string      `json:"observations"`
+}
+
+func notePages(in input) []page {
+	s := in.s
+	var ps []page
+	for _, n := range s.Notes {
+		r := resolver(n.Links)
+		h := noteHTML{Sections: renderSections(n.Sections, in.md, r), Observations: observationsHTML(n.Observations, in.md, r)}
+		n.Links, n.Sections = nil, nil
+		ps = append(ps, page{path: "notes/" + slug(n.URL) + ".md", api: apiPath(n.JSONURL, s.BaseURL),
+			title: n.Title, date: n.Source.Created, lastmod: n.Source.Updated,
+			params: notePage{Doc: n, HTML: h, Tags: in.ix.tagLinks(n.Tags)}})
+	}
+	return ps
+}

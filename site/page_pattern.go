@@ -1,0 +1,89 @@
+package site
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/site/internal/chart"
+)
+
+// patternPage is a pattern's page: its document, less the prose the
+// template takes from HTML, with its charts and causal edges.
+type patternPage struct {
+	Doc       export.Pattern `json:"doc"`
+	HTML      patternHTML    `json:"html"`
+	EdgesOut  []edgeView     `json:"edges_out"`
+	EdgesIn   []edgeView     `json:"edges_in"`
+	Tags      []tagLink      `json:"tags"`
+	FlagNotes []flagNote     `json:"flag_notes"`
+}
+
+// patternHTML is the prose of a pattern, rendered, and its charts.
+type patternHTML struct {
+	Trigger      string        `json:"trigger"`
+	Action       string        `json:"action"`
+	Sections     []sectionHTML `json:"sections"`
+	Observations []string      `json:"observations"`
+	Interval     string        `json:"interval"`
+	Graph        string        `json:"graph"`
+}
+
+func patternPages(in input) []page {
+	s, ix := in.s, in.ix
+	graphs := ix.neighbourhoodSVGs(s.Patterns)
+	var ps []page
+	for i, p := range s.Patterns {
+		r := resolver(p.Links)
+		h := patternHTML{Trigger: in.md.Block(p.Trigger, r), Action: in.md.Block(p.Action, r),
+			Sections: renderSections(p.Sections, in.md, r), Observations: observationsHTML(p.Observations, in.md, r),
+			Interval: chart.Interval(p), Graph: graphs[i]}
+		v := patternPage{HTML: h, EdgesOut: ix.edgeViews(p.EdgesOut, false), EdgesIn: ix.edgeViews(p.EdgesIn, true),
+			Tags: ix.tagLinks(p.Tags), FlagNotes: flagNotes(p.Flags, p.StatsSource == "declared")}
+		p.Links, p.Sections = nil, nil
+		v.Doc = p
+		ps = append(ps, page{path: "patterns/" + slug(p.URL) + ".md", api: apiPath(p.JSONURL, s.BaseURL),
+			title: p.Title, date: p.Source.Created, lastmod: p.Source.Updated, params: v})
+	}
+	return ps
+}
+
+// neighbourhoodSVGs draws every pattern's neighbourhood, on all CPUs:
+// it is most of the time spent making the pages of a large repository.
+func (ix *index) neighbourhoodSVGs(ps []export.Pattern) []string {
+	out := make([]string, len(ps))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(ps)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(ps); i = int(next.Add(1)) - 1 {
+				out[i] = ix.hood.SVG(ps[i].ID)
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// edgeView is a causal edge as a pattern page lists it: the note at its
+// other end, with that note's page.
+type edgeView struct {
+	Type          string  `json:"type"`
+	Other         string  `json:"other"`
+	URL           string  `json:"url"`
+	Weight        float64 `json:"weight"`
+	EvidenceCount int     `json:"evidence_count"`
+}
+
+func (ix *index) edgeViews(edges []export.Edge, in bool) []edgeView {
+	out := []edgeView{}
+	for _, e := range edges {
+		other := e.Target
+		if in {
+			other = e.Source
+		}
+		out = append(out, edgeView{Type: e.Type, Other: other, URL: ix.urls[other], Weight: e.Weight, EvidenceCount: e.EvidenceCount})
+	}
+	return out
+}

@@ -1,0 +1,12 @@
+package site
+
+import "github.com/engramhq/engram/indexer/export"
+
+// pendingPage lists the threads and sessions no episode derives from.
+type pendingPage struct {
+	Pending []export.PendingItem `json:"pending"`
+}
+
+func pendingPages(in input) []page {
+	return []page{{path: "pending/_index.md", api: "api/v1/pending.json", title: "Pending threads", params: pendingPage{Pending: in.s.Pending}}}
+}
