@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 )
 
 // graphSite is a site whose graph has n pattern hubs with episodes as
@@ -21,7 +22,7 @@ func graphSite(n int) *export.Site {
 		s.Graph.Nodes = append(s.Graph.Nodes, export.GraphNode{ID: id, Type: typ, Label: "label of " + id, URL: url})
 	}
 	edge := func(a, b, typ string, w float64) {
-		s.Graph.Edges = append(s.Graph.Edges, export.GraphEdge{Edge: export.Edge{Source: a, Target: b, Type: typ, Weight: w}})
+		s.Graph.Edges = append(s.Graph.Edges, export.GraphEdge{Edge: note.Edge{Source: a, Target: b, Type: typ, Weight: w}})
 	}
 	for p := range n {
 		node(fmt.Sprintf("PATTERN-%03d", p), "pattern", fmt.Sprintf("/patterns/p%03d/", p))

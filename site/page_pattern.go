@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/site/internal/chart"
 )
 
@@ -76,7 +77,7 @@ type edgeView struct {
 	EvidenceCount int     `json:"evidence_count"`
 }
 
-func (ix *index) edgeViews(edges []export.Edge, in bool) []edgeView {
+func (ix *index) edgeViews(edges []note.Edge, in bool) []edgeView {
 	out := []edgeView{}
 	for _, e := range edges {
 		other := e.Target

@@ -229,9 +229,6 @@ type EvidenceRef struct {
 	URL            string `json:"url,omitempty"`
 }
 
-// Edge is the causal graph's edge, as the API shows it.
-type Edge = note.Edge
-
 // GraphEdge is an edge of graph.json. Episodes names, as in ai-agents'
 // file, the episode the edge comes from when it comes from one (evidence,
 // decision effects, event links), and is empty for a pattern's causal

@@ -3,18 +3,17 @@ package chart_test
 import (
 	"os"
 	"testing"
-
-	"github.com/engramhq/engram/indexer"
 )
 
-// TestMain points the query cache that builds leave at a temporary
-// directory, never the user's.
+// TestMain points the user's cache directory (os.UserCacheDir, where
+// the query cache goes when a build names none) at a temporary
+// directory: builds in tests never write to the user's.
 func TestMain(m *testing.M) {
 	cache, err := os.MkdirTemp("", "engram-test-cache-")
 	if err != nil {
 		panic(err)
 	}
-	os.Setenv(indexer.CacheEnv, cache)
+	os.Setenv("XDG_CACHE_HOME", cache)
 	code := m.Run()
 	os.RemoveAll(cache)
 	os.Exit(code)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 )
 
 // The causal neighbourhood of a node, drawn for its page: the node in the
@@ -40,7 +41,7 @@ const (
 type Neighbourhoods struct {
 	at    map[string]int32
 	nodes []export.GraphNode
-	edges []export.Edge
+	edges []note.Edge
 	arcs  [][]lgArc // by node, strongest first
 }
 

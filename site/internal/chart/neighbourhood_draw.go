@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 )
 
 // lgDrawing renders one picked and placed neighbourhood.
@@ -22,7 +22,7 @@ type lgDrawing struct {
 // lgEdge is an edge between two drawn nodes, by position.
 type lgEdge struct {
 	from, to int
-	e        export.Edge
+	e        note.Edge
 }
 
 // edges are the edges among the drawn nodes, each once, in the order of
