@@ -80,7 +80,7 @@ var layers = [][]string{
 	{"indexer/query", "site"},
 	// the orchestrator, then the command line
 	{"indexer"},
-	{"cmd/engram"},
+	{"cmd/engram", "cmd/genrepo"},
 }
 
 // TestLayers checks that every package of engram imports only packages
