@@ -8,23 +8,28 @@ import (
 	"time"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 )
 
-// The outcomes of episodes, in stacking order from the axis up.
-var ocKinds = [...]struct{ class, label string }{
-	{"success", "success"}, {"partial", "partial"}, {"failure", "failure"}, {"none", "no outcome"},
+// ocKinds are the outcomes of episodes (note.Outcomes, best first), then
+// no outcome, in stacking order from the axis up; class and label are
+// the outcome's name.
+func ocKinds() []struct{ class, label string } {
+	var ks []struct{ class, label string }
+	for _, o := range note.Outcomes() {
+		ks = append(ks, struct{ class, label string }{string(o), string(o)})
+	}
+	return append(ks, struct{ class, label string }{"none", "no outcome"})
 }
 
+// ocKind is the index in ocKinds of an episode's outcome.
 func ocKind(o string) int {
-	switch o {
-	case "success":
-		return 0
-	case "partial":
-		return 1
-	case "failure":
-		return 2
+	for i, v := range note.Outcomes() {
+		if string(v) == o {
+			return i
+		}
 	}
-	return 3
+	return len(note.Outcomes())
 }
 
 // ocPeriod is the width of a bar of the outcomes chart: a week, or months.
@@ -241,7 +246,7 @@ func Outcomes(eps []export.EpisodeSummary) string {
 func (c ocBars) describe() string {
 	n := c.total[0] + c.total[1] + c.total[2] + c.total[3]
 	var parts []string
-	for k, o := range ocKinds {
+	for k, o := range ocKinds() {
 		if c.total[k] > 0 {
 			parts = append(parts, strconv.Itoa(c.total[k])+" "+o.label)
 		}
@@ -270,7 +275,7 @@ func (c ocBars) describe() string {
 // legend names the outcomes present, in stacking order.
 func (c ocBars) legend(b *strings.Builder) {
 	x := ocLeft
-	for k, o := range ocKinds {
+	for k, o := range ocKinds() {
 		if c.total[k] == 0 {
 			continue
 		}
@@ -292,14 +297,14 @@ func (c ocBars) bars(b *strings.Builder, scale float64) {
 		}
 		x := ocLeft + slot*float64(i) + (slot-w)/2
 		var parts []string
-		for kind, o := range ocKinds {
+		for kind, o := range ocKinds() {
 			if k[kind] > 0 {
 				parts = append(parts, strconv.Itoa(k[kind])+" "+o.label)
 			}
 		}
 		fmt.Fprintf(b, `<g class="oc-ocPeriod"><title>%s: %s (%s)</title>`, c.p.label(c.first+i, true), svgPlural(n, "episode", "episodes"), strings.Join(parts, ", "))
 		y := ocBase
-		for kind, o := range ocKinds {
+		for kind, o := range ocKinds() {
 			if k[kind] == 0 {
 				continue
 			}

@@ -24,7 +24,7 @@ func barCounts(els []svgElement) (map[string]int, int) {
 		}
 		if n, ok := el.attrs["data-count"]; ok {
 			k, _ := strconv.Atoi(n)
-			for _, o := range ocKinds {
+			for _, o := range ocKinds() {
 				if el.class("oc-" + o.class) {
 					counts[o.class] += k
 				}
@@ -86,7 +86,7 @@ func TestOutcomesChart(t *testing.T) {
 			want := map[string]int{}
 			for _, e := range tt.eps {
 				if _, ok := ocEpisodeDate(e.Date); ok {
-					want[ocKinds[ocKind(e.Outcome)].class]++
+					want[ocKinds()[ocKind(e.Outcome)].class]++
 				}
 			}
 			if fmt.Sprint(counts) != fmt.Sprint(want) {
