@@ -22,6 +22,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 )
 
 // svgText escapes s for XML text or a double-quoted attribute. What XML
@@ -119,12 +120,8 @@ func icSuccesses(p export.Pattern) float64 {
 	if len(p.Evidence) == p.Occurrences {
 		sum := 0.0
 		for _, e := range p.Evidence {
-			switch e.Outcome {
-			case "success":
-				sum++
-			case "partial":
-				sum += 0.5
-			}
+			v, _ := note.Outcome(e.Outcome).Value()
+			sum += v
 		}
 		return sum
 	}
