@@ -2,7 +2,6 @@ package aiagents
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -41,7 +40,7 @@ type decoder struct {
 	path  string
 	src   []byte
 	lines lineIndex
-	diags []note.Diagnostic
+	diags note.Diagnostics
 	// nulls counts null arrays per field name, so that a file with a
 	// hundred null "options" gets one diagnostic, not a hundred.
 	nulls     map[string]*nullField
@@ -84,12 +83,10 @@ func firstInvalidUTF8(b []byte) int {
 	return 0
 }
 
+// report reports a problem at a byte offset of the file.
 func (d *decoder) report(off int, sev note.Severity, rule, format string, args ...any) {
 	line, col := d.lines.pos(off)
-	d.diags = append(d.diags, note.Diagnostic{
-		Path: d.path, Line: line, Col: col, Severity: sev,
-		Message: fmt.Sprintf(format, args...), Rule: rule,
-	})
+	d.diags.Report(d.path, line, col, sev, rule, format, args...)
 }
 
 // wrongType reports a value of the wrong JSON type, which is then ignored.
