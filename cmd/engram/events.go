@@ -14,13 +14,15 @@ import (
 // cmdEvents runs engram events SUBCOMMAND.
 func cmdEvents(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: events takes a subcommand: similar", errUsage)
+		return fmt.Errorf("%w: events takes a subcommand: similar or add", errUsage)
 	}
 	switch args[0] {
 	case "similar":
 		return cmdEventsSimilar(ctx, args[1:], stdout, stderr)
+	case "add":
+		return cmdEventsAdd(ctx, args[1:], stdout, stderr)
 	}
-	return fmt.Errorf("%w: events: unknown subcommand %q (want similar)", errUsage, args[0])
+	return fmt.Errorf("%w: events: unknown subcommand %q (want similar or add)", errUsage, args[0])
 }
 
 func cmdEventsSimilar(ctx context.Context, args []string, stdout, stderr io.Writer) error {

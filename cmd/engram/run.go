@@ -39,6 +39,11 @@ Usage:
   engram events similar --context '{"k":"v"}' [--limit 10] [--json]
   engram prune [--apply] [--repo DIR] [--now TIME]
   engram extract [--repo DIR] [--out DIR] [--force] [-v] SESSION.md…
+  engram new episode|pattern [--title T] [--json FILE|-] [--task T --outcome O | --trigger T --action A --success-rate R] [--tags a,b] [--force] [--commit]
+  engram feedback echo|fizzle NOTE [--session S] [--commit]
+  engram events add [--json FILE|-] [--commit]
+  engram link EPISODE CONCEPT [--commit]
+  engram thread status THREAD pending|processing|completed [--commit]
   engram version
 
 --repo defaults to the current directory, or to ./content when the current
@@ -51,6 +56,10 @@ A build refuses when a file holds a secret (gitleaks' default rules, and
 engram's own for a password in a URL): allow a false positive by its
 fingerprint in .gitleaksignore, or build with --redact to publish it as
 [REDACTED:rule].
+
+The write commands (new, feedback, events add, link, thread status) take
+--repo. In a git repository they stage what they write (engram reads only
+tracked files), or with --commit make one commit of exactly those files.
 `
 
 // queries are the commands that answer from the query cache.
@@ -98,6 +107,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdPrune(ctx, args[1:], stdout, stderr)
 	case "extract":
 		err = cmdExtract(ctx, args[1:], stdout, stderr)
+	case "new":
+		err = cmdNew(ctx, args[1:], stdout, stderr)
+	case "feedback":
+		err = cmdFeedback(ctx, args[1:], stdout, stderr)
+	case "link":
+		err = cmdLink(ctx, args[1:], stdout, stderr)
+	case "thread":
+		err = cmdThread(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "engram", indexer.Version)
 	case "help", "-h", "--help":

@@ -23,7 +23,7 @@ func checkout(r *git.Repository, root string, commits []Commit, changes [][]stri
 	if err != nil {
 		return fmt.Errorf("read index: %w", err)
 	}
-	w := &worktree{root: root, dirs: map[string]bool{".": true}}
+	w := &worktree{root: root, dirs: map[string]bool{".": true}, idx: idx}
 	for i, c := range commits {
 		if err := w.apply(changes[i], c.Files); err != nil {
 			return fmt.Errorf("commit %d: %w", i+1, err)
@@ -39,13 +39,18 @@ func checkout(r *git.Repository, root string, commits []Commit, changes [][]stri
 	return nil
 }
 
-// worktree writes files under root as git checkout does: a file, symlink
-// or directory in the way of a path is replaced, and nothing is ever
-// written or removed through a symlink.
+// worktree writes files under root as git checkout does: a file or
+// symlink in the way of a path is replaced, and nothing is ever written
+// or removed through a symlink. A directory in the way of a file is
+// replaced only when git tracks everything in it (the commit's tree
+// drops it, and history keeps it); one holding a user's untracked work
+// is refused.
 type worktree struct {
 	root string
 	// dirs caches the slash directories known to be real directories.
 	dirs map[string]bool
+	// idx is the index as the earlier commits left it: what is tracked.
+	idx *index.Index
 }
 
 func (w *worktree) full(p string) string { return filepath.Join(w.root, filepath.FromSlash(p)) }
@@ -71,12 +76,43 @@ func (w *worktree) write(p string, data []byte) error {
 	}
 	full := w.full(p)
 	if info, err := os.Lstat(full); err == nil && !info.Mode().IsRegular() {
+		if info.IsDir() {
+			if err := w.onlyTracked(p); err != nil {
+				return err
+			}
+		}
 		if err := os.RemoveAll(full); err != nil {
 			return err
 		}
 		w.forget(p)
 	}
 	return os.WriteFile(full, data, 0o644)
+}
+
+// onlyTracked refuses the directory p when it holds anything git does not
+// track: removing it to put a file there would lose that work.
+func (w *worktree) onlyTracked(p string) error {
+	tracked := map[string]bool{}
+	if w.idx != nil {
+		for _, e := range w.idx.Entries {
+			if strings.HasPrefix(e.Name, p+"/") {
+				tracked[e.Name] = true
+			}
+		}
+	}
+	return filepath.WalkDir(w.full(p), func(f string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(w.root, f)
+		if err != nil {
+			return err
+		}
+		if rel = filepath.ToSlash(rel); !tracked[rel] {
+			return fmt.Errorf("%s is a directory holding %s, which git does not track, where a file must go: move it away and try again", p, rel)
+		}
+		return nil
+	})
 }
 
 // forget drops the cached directories at and under p, removed with it.

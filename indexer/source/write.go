@@ -59,6 +59,9 @@ func writeRepo(dir string, commits []Commit) error {
 	if err != nil || len(commits) == 0 {
 		return err
 	}
+	if err := checkDirsInWay(r, wt.Filesystem.Root(), commits); err != nil {
+		return err
+	}
 	head, err := storeCommits(r, commits, changes, overlayFlushBytes)
 	if err != nil {
 		return err
@@ -67,6 +70,27 @@ func writeRepo(dir string, commits []Commit) error {
 		return err
 	}
 	return checkout(r, wt.Filesystem.Root(), commits, changes)
+}
+
+// checkDirsInWay refuses, before anything is committed, a file of a
+// commit where the working tree has a directory holding untracked work
+// (checkout would refuse it after HEAD moved).
+func checkDirsInWay(r *git.Repository, root string, commits []Commit) error {
+	idx, err := r.Storer.Index()
+	if err != nil {
+		return fmt.Errorf("read index: %w", err)
+	}
+	w := &worktree{root: root, idx: idx}
+	for _, c := range commits {
+		for p, data := range c.Files {
+			if info, err := os.Lstat(w.full(p)); data != nil && err == nil && info.IsDir() {
+				if err := w.onlyTracked(p); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func openOrInit(dir string) (*git.Repository, error) {

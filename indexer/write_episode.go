@@ -1,0 +1,314 @@
+package indexer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/parse"
+)
+
+// EpisodeInput is an episode to write (SPEC §2.1), as `engram new
+// episode --json` and the MCP tools store_episode and upsert_episode
+// take it. Title, Task and Outcome are required.
+type EpisodeInput struct {
+	Title           string             `json:"title"`
+	Task            string             `json:"task"`
+	Outcome         string             `json:"outcome"`
+	Date            string             `json:"date,omitempty"`
+	Tags            []string           `json:"tags,omitempty"`
+	Session         string             `json:"session,omitempty"`
+	SourceThread    string             `json:"source_thread,omitempty"`
+	Concepts        []string           `json:"concepts,omitempty"`
+	DurationMinutes *float64           `json:"duration_minutes,omitempty"`
+	Metrics         map[string]float64 `json:"metrics,omitempty"`
+	Context         string             `json:"context,omitempty"`
+	Decisions       []DecisionInput    `json:"decisions,omitempty"`
+	Events          []EventInput       `json:"events,omitempty"`
+	Lessons         []string           `json:"lessons,omitempty"`
+}
+
+// DecisionInput is one decision of an episode; ID defaults to d001, d002…
+type DecisionInput struct {
+	ID        string   `json:"id,omitempty"`
+	Title     string   `json:"title,omitempty"`
+	Timestamp string   `json:"timestamp,omitempty"`
+	Type      string   `json:"type,omitempty"`
+	Context   string   `json:"context,omitempty"`
+	Options   []string `json:"options,omitempty"`
+	Chosen    string   `json:"chosen,omitempty"`
+	Rationale string   `json:"rationale,omitempty"`
+	Outcome   string   `json:"outcome,omitempty"`
+	// Effects are ids of other decisions or titles of notes.
+	Effects []string `json:"effects,omitempty"`
+}
+
+// EventInput is one item of an episode's events timeline; Timestamp
+// defaults to the episode's date.
+type EventInput struct {
+	Timestamp string `json:"timestamp,omitempty"`
+	Type      string `json:"type,omitempty"`
+	Text      string `json:"text"`
+}
+
+// decisionTypes are the decision types of SPEC §2.1.
+var decisionTypes = []string{"design", "implementation", "test", "recovery", "routing", "other"}
+
+// NewEpisode writes a new episode note, episodes/<title>.md. A note that
+// exists is refused with ErrNoteExists, unless opt.Force.
+func NewEpisode(ctx context.Context, opt WriteOptions, in EpisodeInput) (Written, error) {
+	return writeEpisode(ctx, opt, in, false)
+}
+
+// UpsertEpisode writes the episode note titled in.Title, creating it or
+// replacing it. It replaces only a note engram wrote (front matter
+// written_by: engram), unless opt.Force.
+func UpsertEpisode(ctx context.Context, opt WriteOptions, in EpisodeInput) (Written, error) {
+	return writeEpisode(ctx, opt, in, true)
+}
+
+func writeEpisode(ctx context.Context, opt WriteOptions, in EpisodeInput, upsert bool) (Written, error) {
+	if in.Date == "" {
+		in.Date = opt.now().Format("2006-01-02T15:04:05Z")
+	}
+	p, data, err := renderEpisode(in)
+	if err != nil {
+		return Written{}, err
+	}
+	return writeNewNote(ctx, opt, p, data, upsert, "write: episode "+in.Title)
+}
+
+// writeNewNote writes a rendered note: created, or with upsert or Force
+// put over the note there (upsert only over engram's own).
+func writeNewNote(ctx context.Context, opt WriteOptions, p string, data []byte, upsert bool, message string) (Written, error) {
+	if err := checkFree(opt.Repo, p); err != nil {
+		return Written{}, err
+	}
+	t, err := begin(ctx, opt)
+	if err != nil {
+		return Written{}, err
+	}
+	err = t.create(p, data)
+	if errors.Is(err, ErrNoteExists) && (upsert || opt.Force) {
+		if err = ownNote(t.abs(p), p, opt.Force); err == nil {
+			err = t.replace(p, data)
+		}
+	} else if errors.Is(err, ErrNoteExists) {
+		err = fmt.Errorf("%s exists; not overwritten (--force replaces it)", p)
+	}
+	return t.end(err, message)
+}
+
+// ownNote refuses to replace a note engram did not write, unless force.
+func ownNote(file, p string, force bool) error {
+	if force {
+		return nil
+	}
+	f, ok := readNote(file, p, func([]byte) bool { return true })
+	if ok && f.Note.Extra[writtenByKey] == writtenByValue {
+		return nil
+	}
+	return fmt.Errorf("%s exists and engram did not write it (no written_by: engram); not replaced: pass force (--force) to replace it, or choose another title: %w", p, ErrNoteExists)
+}
+
+// renderEpisode checks in and returns the note's path and bytes, parsed
+// back to be sure that they say what in says.
+func renderEpisode(in EpisodeInput) (string, []byte, error) {
+	if err := checkEpisode(&in); err != nil {
+		return "", nil, err
+	}
+	p, err := notePath("episodes", in.Title)
+	if err != nil {
+		return "", nil, err
+	}
+	fm := newYAMLMap()
+	fm.add("title", in.Title)
+	fm.add("type", "episode")
+	fm.add("date", in.Date)
+	fm.add("outcome", in.Outcome)
+	fm.add("task", in.Task)
+	fm.addIf("tags", in.Tags, len(in.Tags) > 0)
+	fm.addIf("session", in.Session, in.Session != "")
+	fm.addIf("source_thread", in.SourceThread, in.SourceThread != "")
+	fm.addIf("concepts", in.Concepts, len(in.Concepts) > 0)
+	fm.addIf("duration_minutes", in.DurationMinutes, in.DurationMinutes != nil)
+	fm.addIf("metrics", in.Metrics, len(in.Metrics) > 0)
+	fm.add(writtenByKey, writtenByValue)
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	b.Write(fm.bytes())
+	b.WriteString("---\n")
+	if in.Context != "" {
+		b.WriteString("\n## Context\n\n" + in.Context + "\n")
+	}
+	writeDecisions(&b, in.Decisions)
+	if len(in.Events) > 0 {
+		b.WriteString("\n## Events Timeline\n\n")
+		for i, e := range in.Events {
+			line := fmt.Sprintf("%d. [%s] %s", i+1, e.Timestamp, itemText(e.Text))
+			if e.Type != "" {
+				line += " #" + e.Type
+			}
+			b.WriteString(line + "\n")
+		}
+	}
+	writeList(&b, "Lessons Learned", in.Lessons)
+	data := b.Bytes()
+	n, err := checkNote(p, data)
+	if err != nil {
+		return "", nil, err
+	}
+	return p, data, readsBack(n, in)
+}
+
+func writeDecisions(b *bytes.Buffer, ds []DecisionInput) {
+	if len(ds) == 0 {
+		return
+	}
+	b.WriteString("\n## Decisions\n")
+	for _, d := range ds {
+		b.WriteString("\n### " + d.ID)
+		if d.Title != "" {
+			b.WriteString(": " + d.Title)
+		}
+		b.WriteString("\n\n")
+		var effects []string
+		for _, e := range d.Effects {
+			effects = append(effects, "[["+e+"]]")
+		}
+		for _, f := range [][2]string{{"Timestamp", d.Timestamp}, {"Type", d.Type}, {"Context", d.Context},
+			{"Options", strings.Join(d.Options, ", ")}, {"Chosen", d.Chosen}, {"Rationale", d.Rationale},
+			{"Outcome", d.Outcome}, {"Effects", strings.Join(effects, ", ")}} {
+			if f[1] != "" {
+				b.WriteString("- **" + f[0] + "**: " + f[1] + "\n")
+			}
+		}
+	}
+}
+
+func writeList(b *bytes.Buffer, heading string, items []string) {
+	if len(items) == 0 {
+		return
+	}
+	b.WriteString("\n## " + heading + "\n\n")
+	for _, it := range items {
+		b.WriteString("- " + itemText(it) + "\n")
+	}
+}
+
+// readsBack compares what the parse stage read with what was asked: a
+// value that markdown would read otherwise (a lesson that is a heading,
+// a decision title with a wikilink) is refused, never written changed.
+func readsBack(n note.Note, in EpisodeInput) error {
+	e := n.Episode
+	switch {
+	case e == nil || n.Title != in.Title:
+		return fmt.Errorf("the title %q does not read back as written: choose a plainer title", in.Title)
+	case e.Task != in.Task:
+		return fmt.Errorf("the task does not read back as written: simplify it")
+	case len(e.Decisions) != len(in.Decisions):
+		return fmt.Errorf("%d decisions read back as %d: a decision's text holds markdown that starts a new block; simplify it", len(in.Decisions), len(e.Decisions))
+	case len(e.Events) != len(in.Events):
+		return fmt.Errorf("%d events read back as %d: an event's text holds markdown that starts a new block; simplify it", len(in.Events), len(e.Events))
+	case len(e.Lessons) != len(in.Lessons):
+		return fmt.Errorf("%d lessons read back as %d: a lesson holds markdown that starts a new block; simplify it", len(in.Lessons), len(e.Lessons))
+	case in.Context != "" && strings.TrimSpace(n.SectionText("Context")) != strings.TrimSpace(in.Context):
+		return fmt.Errorf("the context does not read back as written: it may not hold level-2 headings (## …)")
+	}
+	for i, d := range e.Decisions {
+		if d.ID != in.Decisions[i].ID || d.Chosen != in.Decisions[i].Chosen || !slices.Equal(d.Options, in.Decisions[i].Options) {
+			return fmt.Errorf("decision %s does not read back as written: simplify its id, options or chosen", in.Decisions[i].ID)
+		}
+	}
+	return nil
+}
+
+// checkEpisode refuses what would make a wrong note, saying what to fix,
+// and fills the defaults (decision ids, event timestamps).
+func checkEpisode(in *EpisodeInput) error {
+	if err := checkTitle(in.Title); err != nil {
+		return err
+	}
+	o, ok := note.ParseOutcome(in.Outcome)
+	switch {
+	case strings.TrimSpace(in.Task) == "":
+		return fmt.Errorf("the task is empty: say in a line what the session set out to do")
+	case in.Outcome == "":
+		return fmt.Errorf("the outcome is missing: give %s", note.OutcomeList)
+	case !ok:
+		return fmt.Errorf("the outcome %q is not %s", in.Outcome, note.OutcomeList)
+	}
+	in.Outcome, in.Task = string(o), oneLine(in.Task)
+	if _, err := parse.ParseTime(in.Date); err != nil {
+		return fmt.Errorf("the date %q is not an RFC 3339 time or a date (2026-05-01T10:00:00Z)", in.Date)
+	}
+	if err := checkSizes(in); err != nil {
+		return err
+	}
+	for i := range in.Decisions {
+		if err := checkDecision(&in.Decisions[i], i); err != nil {
+			return err
+		}
+	}
+	for i := range in.Events {
+		e := &in.Events[i]
+		if e.Timestamp == "" {
+			e.Timestamp = in.Date
+		}
+		if strings.TrimSpace(e.Text) == "" || strings.ContainsAny(e.Timestamp, "[]\n") || e.Type != "" && !eventTypeWord(e.Type) {
+			return fmt.Errorf("event %d: give its text, a timestamp without [ ] or line breaks, and a type of one word (tool_call, error, milestone…)", i+1)
+		}
+	}
+	return nil
+}
+
+func checkDecision(d *DecisionInput, i int) error {
+	if d.ID == "" {
+		d.ID = fmt.Sprintf("d%03d", i+1)
+	}
+	for _, s := range []*string{&d.Title, &d.Timestamp, &d.Context, &d.Chosen, &d.Rationale, &d.Outcome} {
+		*s = oneLine(*s)
+	}
+	switch {
+	case !eventTypeWord(d.ID):
+		return fmt.Errorf("decision %d: the id %q must be one word, such as d001", i+1, d.ID)
+	case strings.Contains(d.Title, "[["):
+		return fmt.Errorf("decision %s: the title may not hold a wikilink; put it under effects", d.ID)
+	case d.Type != "" && !slices.Contains(decisionTypes, strings.ToLower(d.Type)):
+		return fmt.Errorf("decision %s: the type %q is not one of %s", d.ID, d.Type, strings.Join(decisionTypes, ", "))
+	}
+	for _, o := range d.Options {
+		if strings.TrimSpace(o) == "" || strings.ContainsAny(o, ",\n") {
+			return fmt.Errorf("decision %s: the option %q is empty or holds a comma or line break; options are written comma-separated, so rephrase it", d.ID, o)
+		}
+	}
+	if d.Chosen != "" && len(d.Options) > 0 && !slices.Contains(d.Options, d.Chosen) {
+		return fmt.Errorf("decision %s: chosen %q is not one of the options %q", d.ID, d.Chosen, d.Options)
+	}
+	return nil
+}
+
+// checkSizes refuses a field over the cap, by name, before anything else
+// is done with it.
+func checkSizes(in *EpisodeInput) error {
+	fields := map[string]string{"task": in.Task, "context": in.Context, "session": in.Session, "source_thread": in.SourceThread}
+	for i, l := range in.Lessons {
+		fields[fmt.Sprintf("lesson %d", i+1)] = l
+	}
+	for i, d := range in.Decisions {
+		fields[fmt.Sprintf("decision %d", i+1)] = d.Title + d.Context + d.Rationale + strings.Join(d.Options, ",")
+	}
+	for i, e := range in.Events {
+		fields[fmt.Sprintf("event %d", i+1)] = e.Text
+	}
+	for _, k := range sortedKeys(fields) {
+		if len(fields[k]) > maxFieldBytes {
+			return fmt.Errorf("the %s is %d bytes, over the limit of %d: shorten it", k, len(fields[k]), maxFieldBytes)
+		}
+	}
+	return nil
+}

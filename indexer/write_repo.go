@@ -1,0 +1,221 @@
+package indexer
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/parse"
+	"github.com/engramhq/engram/indexer/source"
+)
+
+// WriteOptions are what every write command takes (SPEC §5 "Commands
+// that write"); the CLI and the MCP server fill the same struct.
+type WriteOptions struct {
+	// Repo is the memory repository; every file written is inside it.
+	Repo string
+	// Commit makes one git commit of exactly the files written. Without
+	// it, in a git repository, the files are staged: engram reads only
+	// tracked files, so an unstaged note would be invisible to queries.
+	Commit bool
+	// Force lets new and upsert replace a note engram did not write.
+	Force bool
+	// Author signs the commit ("Name <email>"); empty is
+	// source.DefaultAuthor.
+	Author string
+	// Now is the time of the commit, of a feedback line without one, and
+	// of the month file an append goes to; zero is the clock.
+	Now time.Time
+}
+
+func (o WriteOptions) now() time.Time {
+	if o.Now.IsZero() {
+		return time.Now().UTC()
+	}
+	return o.Now.UTC()
+}
+
+// Written is what a write did: the files it wrote, and how git knows them.
+type Written struct {
+	// Paths are the files written, slash-separated, relative to Repo;
+	// empty when there was nothing to change (a link that existed).
+	Paths []string
+	// Staged is true when the files were added to the git index.
+	Staged bool
+	// Commit is the hash of the commit made with WriteOptions.Commit.
+	Commit string
+}
+
+// ErrNoteExists is a new note whose file exists, or an upsert over a note
+// engram did not write, without Force. Callers may branch on it.
+var ErrNoteExists = errors.New("note exists")
+
+// writtenByKey marks the notes engram wrote (front matter "written_by:
+// engram"): upsert replaces only those without Force.
+const writtenByKey, writtenByValue = "written_by", "engram"
+
+// txn is one write: the lock that serialises writers of a repository,
+// and the files written so far, undone if a later step fails.
+type txn struct {
+	opt    WriteOptions
+	gitDir string
+	paths  []string
+	undo   []func()
+	lock   *os.File
+}
+
+// begin checks the repository and takes the writers' lock. The lock is
+// in the git directory (shared by every writer of the index) or, for a
+// plain directory, in the temporary directory, named by its path.
+func begin(ctx context.Context, opt WriteOptions) (*txn, error) {
+	if st, err := os.Stat(opt.Repo); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory: give the memory repository with --repo", opt.Repo)
+	}
+	gitDir, err := source.GitDir(opt.Repo)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Commit && gitDir == "" {
+		return nil, fmt.Errorf("--commit needs a git repository, and %s is in none: run git init there, or leave out --commit", opt.Repo)
+	}
+	lockPath := filepath.Join(gitDir, "engram-write.lock")
+	if gitDir == "" {
+		abs, _ := filepath.Abs(opt.Repo)
+		sum := sha256.Sum256([]byte(abs))
+		lockPath = filepath.Join(os.TempDir(), "engram-write-"+hex.EncodeToString(sum[:8])+".lock")
+	}
+	lock, err := lockFile(ctx, lockPath, func() {})
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", lockPath, err)
+	}
+	return &txn{opt: opt, gitDir: gitDir, lock: lock}, nil
+}
+
+// end stages or commits what was written, then releases the lock; on any
+// failure (err, or its own) the files written are put back as they were.
+func (t *txn) end(err error, message string) (Written, error) {
+	defer unlockFile(t.lock)
+	w := Written{Paths: t.paths}
+	if err == nil && len(t.paths) > 0 && t.gitDir != "" {
+		if t.opt.Commit {
+			w.Commit, err = source.CommitFiles(t.opt.Repo, t.paths, message, t.opt.Author, t.opt.now())
+		} else {
+			err = source.AddFiles(t.opt.Repo, t.paths...)
+		}
+		w.Staged = err == nil
+	}
+	if err != nil {
+		for i := len(t.undo) - 1; i >= 0; i-- {
+			t.undo[i]()
+		}
+		return Written{}, err
+	}
+	return w, nil
+}
+
+// abs is the file of a repository path.
+func (t *txn) abs(p string) string { return filepath.Join(t.opt.Repo, filepath.FromSlash(p)) }
+
+// create writes a new file, failing with ErrNoteExists when it exists:
+// written beside it, then linked into place, which no other writer can
+// win twice.
+func (t *txn) create(p string, data []byte) error {
+	target := t.abs(p)
+	tmp, err := tempBeside(target, data)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, target); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("%s: %w", p, ErrNoteExists)
+		}
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	t.paths = append(t.paths, p)
+	t.undo = append(t.undo, func() { os.Remove(target) })
+	return nil
+}
+
+// replace writes a file over what is there (or nothing), atomically;
+// undo puts the old bytes back.
+func (t *txn) replace(p string, data []byte) error {
+	target := t.abs(p)
+	old, oldErr := os.ReadFile(target)
+	if oldErr != nil && !errors.Is(oldErr, fs.ErrNotExist) {
+		return fmt.Errorf("read %s: %w", p, oldErr)
+	}
+	tmp, err := tempBeside(target, data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, target); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	t.paths = append(t.paths, p)
+	t.undo = append(t.undo, func() {
+		if oldErr != nil {
+			os.Remove(target)
+			return
+		}
+		if tmp, err := tempBeside(target, old); err == nil {
+			os.Rename(tmp, target)
+		}
+	})
+	return nil
+}
+
+// tempBeside writes data to a new temporary file in target's directory,
+// synced to disk, and returns its name. A directory in the way of the
+// target's folder is an error, never removed.
+func tempBeside(target string, data []byte) (string, error) {
+	dir := filepath.Dir(target)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("write %s: %w", target, err)
+	}
+	if st, err := os.Lstat(target); err == nil && st.IsDir() {
+		return "", fmt.Errorf("%s is a directory, where the note must go: move it away", target)
+	}
+	f, err := os.CreateTemp(dir, ".engram-write-*")
+	if err != nil {
+		return "", fmt.Errorf("write %s: %w", target, err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("write %s: %w", target, err)
+	}
+	return f.Name(), nil
+}
+
+// checkNote parses a note about to be written, as a build will: it must
+// be publishable with no error diagnostic, or nothing is written.
+func checkNote(p string, data []byte) (note.Note, error) {
+	n, diags, err := parse.New(parse.Roots{}).Parse(p, data)
+	for _, d := range diags {
+		if d.Severity >= note.Error {
+			return n, fmt.Errorf("%s would not parse cleanly, so nothing was written: %s", p, d.String())
+		}
+	}
+	if err != nil {
+		return n, fmt.Errorf("%s would not be publishable, so nothing was written: %w", p, err)
+	}
+	return n, nil
+}
