@@ -39,6 +39,7 @@ Usage:
   engram events similar --context '{"k":"v"}' [--limit 10] [--json]
   engram prune [--apply] [--repo DIR] [--now TIME]
   engram extract [--repo DIR] [--out DIR] [--force] [-v] SESSION.md…
+  engram mcp [--repo DIR] [--now TIME]   MCP server on stdio (docs/mcp.md)
   engram version
 
 --repo defaults to the current directory, or to ./content when the current
@@ -98,6 +99,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdPrune(ctx, args[1:], stdout, stderr)
 	case "extract":
 		err = cmdExtract(ctx, args[1:], stdout, stderr)
+	case "mcp":
+		err = cmdMCP(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "engram", indexer.Version)
 	case "help", "-h", "--help":
