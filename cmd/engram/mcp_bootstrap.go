@@ -39,10 +39,11 @@ func (e *mcpEngine) bootstrap(ctx context.Context, a bootstrapArgs) (js, md []by
 	if a.Budget < 0 || a.Budget > 100_000 {
 		return nil, nil, fmt.Errorf("budget is %d: give a number of tokens from 1 to 100000, or none for the repository's", a.Budget)
 	}
-	snap, err := e.snapshot(ctx, indexer.PartBootstrap)
+	snap, done, err := e.snapshot(ctx, indexer.PartBootstrap)
 	if err != nil {
 		return nil, nil, err
 	}
+	defer done()
 	if a.Budget == 0 {
 		cfg, err := indexer.ReadConfig(e.q.repo)
 		if err != nil {

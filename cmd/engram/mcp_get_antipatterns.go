@@ -28,16 +28,18 @@ func (e *mcpEngine) addGetAntipatterns(s *mcp.Server) {
 // thresholds, else the patterns classified again.
 func (e *mcpEngine) antipatterns(ctx context.Context, a antipatternsArgs) (page[patternCard], error) {
 	if a.MaxSuccess == nil && a.MinOccurrences == nil {
-		snap, err := e.snapshot(ctx, indexer.PartAntipatterns)
+		snap, done, err := e.snapshot(ctx, indexer.PartAntipatterns)
 		if err != nil {
 			return page[patternCard]{}, err
 		}
+		defer done()
 		return paginate(snap, snap.Antipatterns, a.pageArgs, newPatternCard)
 	}
-	snap, err := e.snapshot(ctx, indexer.PartPatterns)
+	snap, done, err := e.snapshot(ctx, indexer.PartPatterns)
 	if err != nil {
 		return page[patternCard]{}, err
 	}
+	defer done()
 	cfg, err := indexer.ReadConfig(e.q.repo)
 	if err != nil {
 		return page[patternCard]{}, err

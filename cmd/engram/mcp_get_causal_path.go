@@ -59,10 +59,11 @@ func (e *mcpEngine) path(ctx context.Context, a pathArgs) (pathCard, error) {
 	if a.MaxDepth < 1 || a.MaxDepth > 10 {
 		return pathCard{}, fmt.Errorf("max_depth is %d: give 1 to 10 edges", a.MaxDepth)
 	}
-	snap, err := e.snapshot(ctx, indexer.PartGraph)
+	snap, done, err := e.snapshot(ctx, indexer.PartGraph)
 	if err != nil {
 		return pathCard{}, err
 	}
+	defer done()
 	p, err := snap.StrongestPath(a.From, a.To, a.MaxDepth)
 	if err != nil {
 		return pathCard{}, err

@@ -60,10 +60,11 @@ func (e *mcpEngine) decisions(ctx context.Context, a decisionsArgs) (decisionsPa
 	if err := argument("episode", a.Episode, true, maxIDBytes); err != nil {
 		return decisionsPage{}, err
 	}
-	snap, err := e.snapshot(ctx, indexer.PartEpisodes)
+	snap, done, err := e.snapshot(ctx, indexer.PartEpisodes)
 	if err != nil {
 		return decisionsPage{}, err
 	}
+	defer done()
 	d, err := snap.Decisions(a.Episode)
 	if err != nil {
 		return decisionsPage{}, err

@@ -25,10 +25,11 @@ func (e *mcpEngine) episode(ctx context.Context, id string) (episodeCard, error)
 	if err := argument("id", id, true, maxIDBytes); err != nil {
 		return episodeCard{}, err
 	}
-	snap, err := e.snapshot(ctx, indexer.PartEpisodes)
+	snap, done, err := e.snapshot(ctx, indexer.PartEpisodes)
 	if err != nil {
 		return episodeCard{}, err
 	}
+	defer done()
 	ep, err := snap.Episode(id)
 	if err != nil {
 		return episodeCard{}, err

@@ -41,10 +41,11 @@ func (e *mcpEngine) episodes(ctx context.Context, a episodesArgs) (page[episodeI
 	if a.Outcome != "" && !note.Outcome(a.Outcome).Valid() {
 		return page[episodeItem]{}, fmt.Errorf("outcome is %q: give %s", a.Outcome, note.OutcomeList)
 	}
-	snap, err := e.snapshot(ctx, indexer.PartEpisodes)
+	snap, done, err := e.snapshot(ctx, indexer.PartEpisodes)
 	if err != nil {
 		return page[episodeItem]{}, err
 	}
+	defer done()
 	f := query.EpisodeFilter{Outcome: a.Outcome, Tag: a.Tag, Task: a.Task}
 	if a.Since != "" {
 		if f.Since, err = query.ParseSince(a.Since, snap.ReferenceTime); err != nil {

@@ -41,10 +41,11 @@ func (e *mcpEngine) patterns(ctx context.Context, a patternsArgs) (page[patternC
 	if err := argument("trigger", a.Trigger, false, maxIDBytes); err != nil {
 		return page[patternCard]{}, err
 	}
-	snap, err := e.snapshot(ctx, indexer.PartPatterns)
+	snap, done, err := e.snapshot(ctx, indexer.PartPatterns)
 	if err != nil {
 		return page[patternCard]{}, err
 	}
+	defer done()
 	best := snap.BestPatterns(minSuccess, minOcc)
 	if a.Trigger != "" {
 		want := strings.ToLower(a.Trigger)

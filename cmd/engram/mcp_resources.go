@@ -60,10 +60,11 @@ func (e *mcpEngine) pattern(ctx context.Context, id string) (patternCard, error)
 	if err := argument("id", id, true, maxIDBytes); err != nil {
 		return patternCard{}, err
 	}
-	snap, err := e.snapshot(ctx, indexer.PartPatterns)
+	snap, done, err := e.snapshot(ctx, indexer.PartPatterns)
 	if err != nil {
 		return patternCard{}, err
 	}
+	defer done()
 	p, err := snap.Pattern(id)
 	if err != nil {
 		return patternCard{}, err

@@ -41,11 +41,11 @@ func (e *mcpEngine) search(ctx context.Context, a searchArgs) (page[query.Search
 	if err != nil {
 		return page[query.SearchItem]{}, err
 	}
-	snap, err := e.snapshot(ctx, indexer.PartSearch)
+	snap, done, err := e.snapshot(ctx, indexer.PartSearch)
 	if err != nil {
 		return page[query.SearchItem]{}, err
 	}
-	defer snap.Close()
+	defer done()
 	items, err := snap.Search(a.Query, a.Type, min(offset+size+1, searchDepth), false)
 	if err != nil {
 		return page[query.SearchItem]{}, err

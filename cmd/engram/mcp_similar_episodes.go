@@ -39,10 +39,11 @@ func (e *mcpEngine) similar(ctx context.Context, a similarArgs) (page[query.Sear
 	if err != nil {
 		return page[query.SearchItem]{}, err
 	}
-	snap, err := e.snapshot(ctx, indexer.PartSimilar)
+	snap, done, err := e.snapshot(ctx, indexer.PartSimilar)
 	if err != nil {
 		return page[query.SearchItem]{}, err
 	}
+	defer done()
 	limit := min(offset+size+1, searchDepth)
 	var items []query.SearchItem
 	if a.Episode != "" {

@@ -89,10 +89,11 @@ func (e *mcpEngine) whatIf(ctx context.Context, a whatIfArgs) (whatIfCard, error
 			return whatIfCard{}, err
 		}
 	}
-	snap, err := e.snapshot(ctx, indexer.PartEpisodes)
+	snap, done, err := e.snapshot(ctx, indexer.PartEpisodes)
 	if err != nil {
 		return whatIfCard{}, err
 	}
+	defer done()
 	w, err := snap.WhatIf(a.Episode, a.Decision, a.Option)
 	if err != nil {
 		return whatIfCard{}, err
