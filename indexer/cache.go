@@ -32,8 +32,9 @@ import (
 // cache is never part of the output and never read by a build.
 
 // cacheFormat changes whenever the files of the cache change shape or
-// meaning (8: the similarity model weighs the whole record, issue 12).
-const cacheFormat = 8
+// meaning (8: the similarity model weighs the whole record, issue 12;
+// 9: pending.json, issue 15).
+const cacheFormat = 9
 
 // Part is a part of a snapshot; a query reads only the parts it needs.
 type Part int
@@ -51,6 +52,8 @@ const (
 	PartSimilar
 	// PartEvents reads the execution events within retention.
 	PartEvents
+	// PartPending reads the threads awaiting processing (pending.json).
+	PartPending
 )
 
 // searchDir and similarFile are the search index and the similarity
@@ -63,7 +66,7 @@ const (
 var partFiles = []struct {
 	part Part
 	name string
-}{{PartEpisodes, "episodes.json"}, {PartPatterns, "patterns.json"}, {PartGraph, "graph.gob"}, {PartAntipatterns, "antipatterns.json"}, {PartBootstrap, "bootstrap.gob"}, {PartEvents, "events.json"}}
+}{{PartEpisodes, "episodes.json"}, {PartPatterns, "patterns.json"}, {PartGraph, "graph.gob"}, {PartAntipatterns, "antipatterns.json"}, {PartBootstrap, "bootstrap.gob"}, {PartEvents, "events.json"}, {PartPending, "pending.json"}}
 
 type cacheMeta struct {
 	Format        int       `json:"format"`
@@ -176,7 +179,7 @@ func readMeta(dir string) (cacheMeta, error) {
 func readSnapshot(dir string, meta cacheMeta, parts Part) (*query.Snapshot, error) {
 	snap := &query.Snapshot{ReferenceTime: meta.ReferenceTime, Commit: meta.Commit}
 	var g cachedGraph
-	targets := map[Part]any{PartEpisodes: &snap.Episodes, PartPatterns: &snap.Patterns, PartGraph: &g, PartAntipatterns: &snap.Antipatterns, PartBootstrap: &snap.Bootstrap, PartEvents: &snap.Events}
+	targets := map[Part]any{PartEpisodes: &snap.Episodes, PartPatterns: &snap.Patterns, PartGraph: &g, PartAntipatterns: &snap.Antipatterns, PartBootstrap: &snap.Bootstrap, PartEvents: &snap.Events, PartPending: &snap.Pending}
 	for _, f := range partFiles {
 		if parts&f.part == 0 {
 			continue
@@ -305,7 +308,7 @@ func writeCache(dir string, opt Options, fp string, snap *query.Snapshot, docs [
 	defer os.RemoveAll(tmp)
 	// The documents are JSON, which keeps a rate of 0 apart from no rate
 	// (gob drops both); the graph is gob, which reads faster.
-	for name, v := range map[string]any{"episodes.json": snap.Episodes, "patterns.json": snap.Patterns, "graph.gob": g, "antipatterns.json": snap.Antipatterns, "bootstrap.gob": snap.Bootstrap, "events.json": snap.Events} {
+	for name, v := range map[string]any{"episodes.json": snap.Episodes, "patterns.json": snap.Patterns, "graph.gob": g, "antipatterns.json": snap.Antipatterns, "bootstrap.gob": snap.Bootstrap, "events.json": snap.Events, "pending.json": snap.Pending} {
 		var buf bytes.Buffer
 		var err error
 		if strings.HasSuffix(name, ".gob") {

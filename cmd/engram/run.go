@@ -44,6 +44,7 @@ Usage:
   engram events add [--json FILE|-] [--commit]
   engram link EPISODE CONCEPT [--commit]
   engram thread status THREAD pending|processing|completed [--commit]
+  engram mcp [--repo DIR] [--now TIME]   MCP server on stdio (docs/mcp.md)
   engram version
 
 --repo defaults to the current directory, or to ./content when the current
@@ -115,6 +116,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdLink(ctx, args[1:], stdout, stderr)
 	case "thread":
 		err = cmdThread(ctx, args[1:], stdout, stderr)
+	case "mcp":
+		err = cmdMCP(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "engram", indexer.Version)
 	case "help", "-h", "--help":

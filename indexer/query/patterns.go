@@ -3,6 +3,7 @@ package query
 import (
 	"sort"
 
+	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
 )
 
@@ -52,4 +53,21 @@ func (s *Snapshot) FindAntipatterns(maxSuccess float64, minOccurrences int) []ex
 	}
 	export.SortAntipatterns(out)
 	return out
+}
+
+// Pattern finds a pattern (antipatterns too) by id, ignoring case, or by
+// the slug of its page.
+func (s *Snapshot) Pattern(id string) (*export.Pattern, error) {
+	k := causal.Key(id)
+	for i := range s.Patterns {
+		p := &s.Patterns[i]
+		if causal.Key(p.ID) == k || slugOf(p.URL) == k {
+			return p, nil
+		}
+	}
+	names := make([]string, len(s.Patterns))
+	for i, p := range s.Patterns {
+		names[i] = p.ID
+	}
+	return nil, &NotFoundError{What: "pattern", Name: id, Suggestions: suggest(id, names)}
 }

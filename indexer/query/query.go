@@ -39,6 +39,9 @@ type Snapshot struct {
 	// Events are the execution events within retention that have a
 	// context, oldest first.
 	Events []Event
+	// Pending are the thread and session notes no episode derives from
+	// yet (pending.json), by id.
+	Pending []export.PendingItem
 }
 
 // Close releases the search index.
@@ -99,6 +102,7 @@ func FromSite(s *export.Site, boot bootstrap.Candidates) *Snapshot {
 		snap.Graph.Edges = append(snap.Graph.Edges, e.Edge)
 	}
 	snap.Events = eventsFromSite(s)
+	snap.Pending = s.Pending
 	return snap
 }
 

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/engramhq/engram/indexer"
+)
+
+type episodeArgs struct {
+	ID string `json:"id" jsonschema:"the episode's id (its title) or the slug of its page"`
+}
+
+func (e *mcpEngine) addGetEpisode(s *mcp.Server) {
+	t := readOnly("get_episode", "One episode",
+		"One episode, compact (under 500 tokens): date, outcome, task, tags, score and one line per decision; json_url has the whole episode.")
+	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a episodeArgs) (*mcp.CallToolResult, episodeCard, error) {
+		c, err := e.episode(ctx, a.ID)
+		return nil, c, err
+	})
+}
+
+func (e *mcpEngine) episode(ctx context.Context, id string) (episodeCard, error) {
+	if err := argument("id", id, true, maxIDBytes); err != nil {
+		return episodeCard{}, err
+	}
+	snap, done, err := e.snapshot(ctx, indexer.PartEpisodes)
+	if err != nil {
+		return episodeCard{}, err
+	}
+	defer done()
+	ep, err := snap.Episode(id)
+	if err != nil {
+		return episodeCard{}, err
+	}
+	return newEpisodeCard(ep), nil
+}

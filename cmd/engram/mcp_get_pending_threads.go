@@ -1,0 +1,24 @@
+package main
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/export"
+)
+
+func (e *mcpEngine) addGetPendingThreads(s *mcp.Server) {
+	t := readOnly("get_pending_threads", "Threads awaiting processing",
+		"Thread and session notes that no episode derives from yet (pending.json), by id.")
+	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a pageArgs) (*mcp.CallToolResult, page[export.PendingItem], error) {
+		snap, done, err := e.snapshot(ctx, indexer.PartPending)
+		if err != nil {
+			return nil, page[export.PendingItem]{}, err
+		}
+		defer done()
+		out, err := paginate(snap, snap.Pending, a, same)
+		return nil, out, err
+	})
+}

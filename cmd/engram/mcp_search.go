@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/query"
+)
+
+type searchArgs struct {
+	Query string `json:"query" jsonschema:"what to look for, a few words"`
+	Type  string `json:"type,omitempty" jsonschema:"only notes of this kind: episode, pattern (antipatterns too) or note"`
+	pageArgs
+}
+
+// searchDepth is how many hits a search ranks at most: pages go this far.
+const searchDepth = 200
+
+func (e *mcpEngine) addSearch(s *mcp.Server) {
+	t := readOnly("search", "Search the memory",
+		"Notes ranked for a text query: id, type, score and the URL of each note's JSON. Same as `engram search`.")
+	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a searchArgs) (*mcp.CallToolResult, page[query.SearchItem], error) {
+		out, err := e.search(ctx, a)
+		return nil, out, err
+	})
+}
+
+func (e *mcpEngine) search(ctx context.Context, a searchArgs) (page[query.SearchItem], error) {
+	if err := argument("query", a.Query, true, maxTextBytes); err != nil {
+		return page[query.SearchItem]{}, err
+	}
+	switch a.Type {
+	case "", "episode", "pattern", "note":
+	default:
+		return page[query.SearchItem]{}, fmt.Errorf("type is %.40q: give %s, or none for every kind", a.Type, argHelp["type"])
+	}
+	offset, size, err := a.window()
+	if err != nil {
+		return page[query.SearchItem]{}, err
+	}
+	snap, done, err := e.snapshot(ctx, indexer.PartSearch)
+	if err != nil {
+		return page[query.SearchItem]{}, err
+	}
+	defer done()
+	items, err := snap.Search(a.Query, a.Type, min(offset+size+1, searchDepth), false)
+	if err != nil {
+		return page[query.SearchItem]{}, err
+	}
+	return paginate(snap, items, a.pageArgs, same)
+}
