@@ -58,6 +58,12 @@ var mcpTools = []func(*mcpEngine, *mcp.Server){
 	(*mcpEngine).addSimilarEpisodes,
 	(*mcpEngine).addGetPendingThreads,
 	(*mcpEngine).addResources,
+	(*mcpEngine).addStoreEpisode,
+	(*mcpEngine).addUpsertEpisode,
+	(*mcpEngine).addAddPattern,
+	(*mcpEngine).addRecordFeedback,
+	(*mcpEngine).addLinkEpisodeToConcept,
+	(*mcpEngine).addMarkThreadStatus,
 }
 
 func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error {

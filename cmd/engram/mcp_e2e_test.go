@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/source"
 )
 
 // inspectorEnv names the MCP Inspector's launcher (mcp-inspector), which
@@ -32,10 +34,7 @@ func TestMCPProcess(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	repo, err := filepath.Abs(demoRepo)
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo := demoCopy(t)
 	env := append(os.Environ(), cacheEnv+"="+t.TempDir())
 	t.Run("sdk", func(t *testing.T) { sdkOverStdio(t, bin, repo, env) })
 	t.Run("inspector", func(t *testing.T) { inspectorOverStdio(t, bin, repo, env) })
@@ -52,7 +51,7 @@ func sdkOverStdio(t *testing.T, bin, repo string, env []string) {
 	}
 	defer cs.Close()
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 12 {
+	if err != nil || len(tools.Tools) != 18 {
 		t.Fatalf("tools/list: %v, %d tools", err, len(tools.Tools))
 	}
 	boot := callTool(t, cs, "bootstrap", map[string]any{})
@@ -65,6 +64,12 @@ func sdkOverStdio(t *testing.T, bin, repo string, env []string) {
 	answer(t, cs, "get_episode", map[string]any{"id": eps.Items[0].ID}, &card)
 	if card.ID != eps.Items[0].ID {
 		t.Errorf("get_episode: %+v", card)
+	}
+	var w wrote
+	answer(t, cs, "store_episode", map[string]any{"title": "EPISODE-2026-11-20-stdio", "task": "talk to engram over stdio", "outcome": "success"}, &w)
+	answer(t, cs, "get_episode", map[string]any{"id": "EPISODE-2026-11-20-stdio"}, &card)
+	if card.Task != "talk to engram over stdio" {
+		t.Errorf("get_episode of the stored episode: %+v", card)
 	}
 	from, to := demoEdge(t, repo)
 	var p pathCard
@@ -109,7 +114,7 @@ func inspectorOverStdio(t *testing.T, bin, repo string, env []string) {
 		return v
 	}
 	tools := run("--method", "tools/list")["tools"].([]any)
-	if len(tools) != 12 {
+	if len(tools) != 18 {
 		t.Errorf("inspector tools/list: %d tools", len(tools))
 	}
 	boot := run("--method", "tools/call", "--tool-name", "bootstrap", "--tool-arg", "format=json")
@@ -122,9 +127,44 @@ func inspectorOverStdio(t *testing.T, bin, repo string, env []string) {
 	if ep["structuredContent"].(map[string]any)["id"] != id {
 		t.Errorf("inspector get_episode %s: %v", id, ep)
 	}
+	stored := run("--method", "tools/call", "--tool-name", "store_episode", "--tool-arg", "title=EPISODE-2026-11-21-inspector",
+		"--tool-arg", "task=talk to engram from the inspector", "--tool-arg", "outcome=partial")
+	if stored["isError"] == true {
+		t.Errorf("inspector store_episode: %v", stored)
+	}
+	got := run("--method", "tools/call", "--tool-name", "get_episode", "--tool-arg", "id=EPISODE-2026-11-21-inspector")
+	if got["structuredContent"].(map[string]any)["outcome"] != "partial" {
+		t.Errorf("inspector get_episode of the stored episode: %v", got)
+	}
 	from, to := demoEdge(t, repo)
 	path := run("--method", "tools/call", "--tool-name", "get_causal_path", "--tool-arg", "from="+from, "--tool-arg", "to="+to)
 	if nodes, _ := path["structuredContent"].(map[string]any)["nodes"].([]any); len(nodes) < 2 {
 		t.Errorf("inspector get_causal_path: %v", path)
 	}
+}
+
+// demoCopy is the demo memory (content/) in a git repository of its own,
+// for tests that write.
+func demoCopy(t *testing.T) string {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(demoRepo, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(demoRepo, p)
+		if err != nil {
+			return err
+		}
+		files[filepath.ToSlash(rel)], err = os.ReadFile(p)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := source.WriteRepo(dir, []source.Commit{{Files: files, When: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

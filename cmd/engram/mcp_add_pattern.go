@@ -1,0 +1,28 @@
+package main
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/engramhq/engram/indexer"
+)
+
+type patternNote struct {
+	indexer.PatternInput
+	writeArgs
+}
+
+func (e *mcpEngine) addAddPattern(s *mcp.Server) {
+	t := writeTool("add_pattern", "Add a pattern",
+		"Write a new pattern note, patterns/<title>.md: title, trigger and action are required; success_rate (0 to 1), "+
+			"occurrences, causal links (causes, enables, prevents, correlates) and evidence episodes are optional. "+
+			"A title starting ANTIPATTERN- (or type antipattern) makes an antipattern.",
+		false, false)
+	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a patternNote) (*mcp.CallToolResult, wrote, error) {
+		w, err := e.write(ctx, a.writeArgs, func(o indexer.WriteOptions) (indexer.Written, error) {
+			return indexer.NewPattern(ctx, o, a.PatternInput)
+		})
+		return nil, w, err
+	})
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/engramhq/engram/indexer"
+)
+
+// episodeNote is what store_episode and upsert_episode take: the
+// episode (the shape of `engram new episode --json`) and the write's
+// options.
+type episodeNote struct {
+	indexer.EpisodeInput
+	writeArgs
+}
+
+func (e *mcpEngine) addStoreEpisode(s *mcp.Server) {
+	t := writeTool("store_episode", "Store an episode",
+		"Write a new episode note, episodes/<title>.md: title, task and outcome (success, partial or failure) are required; "+
+			"decisions, events and lessons are optional. Refused when a note of that title exists. The note is staged (or committed with commit).",
+		false, false)
+	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a episodeNote) (*mcp.CallToolResult, wrote, error) {
+		w, err := e.write(ctx, a.writeArgs, func(o indexer.WriteOptions) (indexer.Written, error) {
+			return indexer.NewEpisode(ctx, o, a.EpisodeInput)
+		})
+		return nil, w, err
+	})
+}
+
+func (e *mcpEngine) addUpsertEpisode(s *mcp.Server) {
+	t := writeTool("upsert_episode", "Store or update an episode",
+		"Write an episode note, or replace the one of that title if engram wrote it (written_by: engram); "+
+			"a note written by hand is never replaced. Same fields as store_episode.",
+		true, true)
+	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a episodeNote) (*mcp.CallToolResult, wrote, error) {
+		w, err := e.write(ctx, a.writeArgs, func(o indexer.WriteOptions) (indexer.Written, error) {
+			return indexer.UpsertEpisode(ctx, o, a.EpisodeInput)
+		})
+		return nil, w, err
+	})
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/engramhq/engram/indexer/source"
+)
+
+// mcpWriteRepo is a git repository with a concept note and a thread note
+// for the write tools to link and mark.
+func mcpWriteRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	err := source.WriteRepo(dir, []source.Commit{{When: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC), Files: map[string][]byte{
+		"notes/retries.md":        []byte("---\ntitle: retries\ntype: concept\n---\nRetrying.\n"),
+		"notes/webhook-thread.md": []byte("---\ntitle: webhook-thread\ntype: thread\n---\nThe webhook work.\n"),
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestMCPWrites: every write tool writes through the write commands'
+// code; what store_episode wrote is answered by the next read, and a
+// build then finds it by search.
+func TestMCPWrites(t *testing.T) {
+	repo := mcpWriteRepo(t)
+	t.Setenv(cacheEnv, t.TempDir())
+	cs := mcpClient(t, repo)
+	ep := map[string]any{"title": "EPISODE-2026-05-02-webhooks", "task": "retry the quokka webhooks", "outcome": "success",
+		"tags": []string{"webhooks"}, "lessons": []string{"Back off before retrying a webhook"},
+		"decisions": []map[string]any{{"title": "Backoff", "type": "design", "options": []string{"fixed", "exponential"}, "chosen": "exponential", "outcome": "success"}}}
+	var w wrote
+	answer(t, cs, "store_episode", ep, &w)
+	if len(w.Paths) != 1 || w.Paths[0] != "episodes/EPISODE-2026-05-02-webhooks.md" || !w.Staged {
+		t.Fatalf("store_episode wrote %+v", w)
+	}
+	var card episodeCard
+	answer(t, cs, "get_episode", map[string]any{"id": "EPISODE-2026-05-02-webhooks"}, &card)
+	if !strings.Contains(card.Task, "quokka") {
+		t.Errorf("get_episode after store_episode: %+v", card)
+	}
+	if res := callTool(t, cs, "store_episode", ep); !res.IsError || !strings.Contains(text(res), "exists") {
+		t.Errorf("storing the same episode again: %v %s", res.IsError, text(res))
+	}
+	ep["task"] = "retry the quokka webhooks, again"
+	answer(t, cs, "upsert_episode", ep, &w)
+	answer(t, cs, "add_pattern", map[string]any{"title": "PATTERN-backoff", "trigger": "a webhook fails", "action": "retry with exponential backoff",
+		"success_rate": 0.8, "evidence": []map[string]any{{"episode": "EPISODE-2026-05-02-webhooks", "outcome": "success"}}}, &w)
+	answer(t, cs, "record_feedback", map[string]any{"note": "EPISODE-2026-05-02-webhooks", "kind": "echo", "session": "s1"}, &w)
+	if len(w.Paths) != 1 || !strings.HasPrefix(w.Paths[0], "feedback/") {
+		t.Errorf("record_feedback wrote %+v", w)
+	}
+	answer(t, cs, "link_episode_to_concept", map[string]any{"episode": "EPISODE-2026-05-02-webhooks", "concept": "retries"}, &w)
+	if len(w.Paths) != 2 {
+		t.Errorf("link_episode_to_concept wrote %+v, want both notes", w)
+	}
+	answer(t, cs, "mark_thread_status", map[string]any{"thread": "webhook-thread", "status": "completed", "commit": true}, &w)
+	if w.Commit == "" {
+		t.Errorf("mark_thread_status with commit made no commit: %+v", w)
+	}
+
+	out := filepath.Join(t.TempDir(), "public")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"build", "--repo", repo, "--out", out, "--strict"}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("build after the writes: exit %d\n%s", code, stderr.String())
+	}
+	stdout.Reset()
+	if code := run(context.Background(), []string{"search", "quokka", "--repo", repo}, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), "EPISODE-2026-05-02-webhooks") {
+		t.Errorf("search after the build: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestMCPBadWrites: each bad write is a tool error saying what to fix,
+// nothing is written, and the server answers the next call.
+func TestMCPBadWrites(t *testing.T) {
+	repo := mcpWriteRepo(t)
+	t.Setenv(cacheEnv, t.TempDir())
+	cs := mcpClient(t, repo)
+	before := treeOf(t, repo)
+	huge := strings.Repeat("x", 10<<20)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"store_episode", map[string]any{"task": "t", "outcome": "success"}, "title"},
+		{"store_episode", map[string]any{"title": "../x", "task": "t", "outcome": "success"}, "title"},
+		{"store_episode", map[string]any{"title": "EPISODE-x", "task": "t", "outcome": "maybe"}, "outcome"},
+		{"store_episode", map[string]any{"title": "EPISODE-x", "task": huge, "outcome": "success"}, "task"},
+		{"store_episode", map[string]any{"title": 7, "task": "t", "outcome": "success"}, "title"},
+		{"add_pattern", map[string]any{"title": "PATTERN-x", "trigger": "a", "action": "b", "success_rate": 7}, "success"},
+		{"record_feedback", map[string]any{"note": "no-such-note", "kind": "echo"}, "no-such-note"},
+		{"record_feedback", map[string]any{"note": "retries", "kind": "meh"}, "echo"},
+		{"link_episode_to_concept", map[string]any{"episode": "EPISODE-none", "concept": "retries"}, "episode-none"},
+		{"mark_thread_status", map[string]any{"thread": "webhook-thread", "status": "done"}, "pending"},
+	} {
+		res := callTool(t, cs, c.tool, c.args)
+		msg := text(res)
+		if !res.IsError || !strings.Contains(strings.ToLower(msg), c.want) {
+			t.Errorf("%s(%.80v): error %v %q, want a tool error naming %q", c.tool, c.args, res.IsError, cutTail(msg), c.want)
+		}
+		if res := callTool(t, cs, "search", map[string]any{"query": "retrying"}); res.IsError {
+			t.Fatalf("after %s, search fails: %s", c.tool, text(res))
+		}
+	}
+	if after := treeOf(t, repo); after != before {
+		t.Errorf("bad writes changed the repository:\n%s\n---\n%s", before, after)
+	}
+}
+
+// treeOf lists a repository's files with a digest of each, the git
+// index among them.
+func treeOf(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if fi.IsDir() || (strings.HasPrefix(rel, ".git") && rel != filepath.Join(".git", "index")) {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		fmt.Fprintf(&b, "%s %x\n", rel, sha256.Sum256(data))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
