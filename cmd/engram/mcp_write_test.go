@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/source"
 )
 
@@ -64,9 +66,24 @@ func TestMCPWrites(t *testing.T) {
 	if len(w.Paths) != 2 {
 		t.Errorf("link_episode_to_concept wrote %+v, want both notes", w)
 	}
+	pending := func() []string {
+		var p page[export.PendingItem]
+		answer(t, cs, "get_pending_threads", map[string]any{}, &p)
+		var ids []string
+		for _, it := range p.Items {
+			ids = append(ids, it.ID)
+		}
+		return ids
+	}
+	if ids := pending(); !slices.Contains(ids, "webhook-thread") {
+		t.Errorf("pending threads %v, want webhook-thread", ids)
+	}
 	answer(t, cs, "mark_thread_status", map[string]any{"thread": "webhook-thread", "status": "completed", "commit": true}, &w)
 	if w.Commit == "" {
 		t.Errorf("mark_thread_status with commit made no commit: %+v", w)
+	}
+	if ids := pending(); slices.Contains(ids, "webhook-thread") {
+		t.Errorf("a completed thread is still pending: %v", ids)
 	}
 
 	out := filepath.Join(t.TempDir(), "public")

@@ -20,7 +20,9 @@ type Provenance struct {
 	// Episodes is, for each other note, the episodes linked to it either
 	// way, sorted by note index.
 	Episodes [][]int
-	// Pending lists the thread and session notes no episode derives from.
+	// Pending lists the thread and session notes no episode derives from
+	// and that are not marked completed (status: completed, as `engram
+	// thread status` and mark_thread_status write it).
 	Pending []int
 }
 
@@ -96,7 +98,7 @@ func (b *builder) provenance() {
 	}
 	for i := range b.notes {
 		sort.Ints(p.Concepts[i])
-		if pendingTypes[b.notes[i].Type] && len(p.Episodes[i]) == 0 {
+		if pendingTypes[b.notes[i].Type] && len(p.Episodes[i]) == 0 && !completed(&b.notes[i]) {
 			p.Pending = append(p.Pending, i)
 		}
 	}
@@ -131,4 +133,11 @@ func containsInt(s []int, v int) bool {
 		}
 	}
 	return false
+}
+
+// completed reports a thread or session note whose front matter status
+// is completed.
+func completed(n *note.Note) bool {
+	s, _ := n.Extra["status"].(string)
+	return strings.EqualFold(strings.TrimSpace(s), "completed")
 }
