@@ -132,6 +132,19 @@ func Snapshot(ctx context.Context, opt Options, parts Part) (*query.Snapshot, Sn
 	return snap, info, nil
 }
 
+// Fingerprint is the repository's fingerprint as Snapshot compares it
+// with the cache's: a caller that holds a snapshot learns from it whether
+// the repository moved on, without reading the cache again.
+func Fingerprint(opt Options) (string, error) {
+	opt = opt.withDefaults()
+	if dir, err := cacheDir(opt.Repo, opt.CacheDir); err == nil {
+		if meta, err := readMeta(dir); err == nil && meta.Out != "" {
+			opt.Out = meta.Out
+		}
+	}
+	return fingerprint(opt)
+}
+
 // fingerprint is the repository's fingerprint, leaving out the build's
 // own output when it lies inside the repository.
 func fingerprint(opt Options) (string, error) {

@@ -24,11 +24,11 @@ import (
 
 // mcpEngine answers the tools from the query snapshot, as a query
 // command does. A query process reads the cache once; a server answers
-// many calls, and checking the repository's fingerprint (a stat of every
-// file) and decoding the cache's parts again costs 60 to 170 ms at 10,000
-// notes. So the engine holds the snapshot it read, and checks the
-// repository again only when freshFor has passed since the last check:
-// a repository that moved on is read again on the first call after that.
+// many calls, and decoding the cache's parts again costs 60 to 170 ms at
+// 10,000 notes. So the engine holds the snapshot it read with the
+// repository's fingerprint, and when fresh has passed since the last
+// check it takes the fingerprint again (a stat of every file): the same,
+// it answers from what it holds; moved on, it reads the snapshot again.
 type mcpEngine struct {
 	q      queryFlags
 	stderr io.Writer
@@ -37,11 +37,14 @@ type mcpEngine struct {
 	mu      sync.Mutex
 	held    *query.Snapshot
 	parts   indexer.Part // what held holds
+	fp      string       // the repository's fingerprint when held was read
 	checked time.Time
+	fresh   time.Duration
 }
 
 // freshFor is how long a snapshot is answered from without checking
-// whether the repository moved on.
+// whether the repository moved on: the calls of a busy agent skip the
+// stat of every file.
 const freshFor = time.Second
 
 // mcpTools register the tools, one function per tool file.
@@ -92,12 +95,18 @@ func (nopWriteCloser) Close() error { return nil }
 // newMCPServer is the server with every tool and resource; q names the
 // repository (already defaulted) and the reference time.
 func newMCPServer(q queryFlags, stderr io.Writer) *mcp.Server {
+	return newCheckingMCPServer(q, stderr, freshFor)
+}
+
+// newCheckingMCPServer is newMCPServer checking the repository once fresh
+// has passed since the last check (0: at every call).
+func newCheckingMCPServer(q queryFlags, stderr io.Writer, fresh time.Duration) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "engram", Title: "engram memory", Version: indexer.Version}, &mcp.ServerOptions{
 		Instructions: "engram is the memory of past agent sessions: episodes (what was done, decided, and how it turned out), " +
 			"patterns and antipatterns, and a causal graph. Call bootstrap at the start of a session; get_episode and " +
 			"engram://episode/{id} give one episode compactly, with a json_url for the whole of it.",
 	})
-	e := &mcpEngine{q: q, stderr: stderr}
+	e := &mcpEngine{q: q, stderr: stderr, fresh: fresh}
 	for _, add := range mcpTools {
 		add(e, srv)
 	}
@@ -109,11 +118,20 @@ func newMCPServer(q queryFlags, stderr io.Writer) *mcp.Server {
 // runs in between.
 func (e *mcpEngine) snapshot(ctx context.Context, parts indexer.Part) (snap *query.Snapshot, done func(), err error) {
 	e.mu.Lock()
-	if e.held != nil && parts&^e.parts == 0 && time.Since(e.checked) < freshFor {
-		return e.held, e.mu.Unlock, nil
+	if e.held != nil && parts&^e.parts == 0 {
+		if time.Since(e.checked) < e.fresh {
+			return e.held, e.mu.Unlock, nil
+		}
+		if fp, err := e.fingerprint(); err == nil && e.fp != "" && fp == e.fp {
+			e.checked = time.Now()
+			return e.held, e.mu.Unlock, nil
+		}
 	}
 	parts |= e.parts
 	q := e.q
+	// The fingerprint is taken before the snapshot is read: a note
+	// changed in between makes the next check read it again, never miss it.
+	fp, fpErr := e.fingerprint()
 	snap, err = q.snapshot(ctx, e.stderr, parts)
 	if err != nil {
 		e.mu.Unlock()
@@ -123,7 +141,17 @@ func (e *mcpEngine) snapshot(ctx context.Context, parts indexer.Part) (snap *que
 		e.held.Close()
 	}
 	e.held, e.parts, e.checked = snap, parts, time.Now()
+	e.fp = fp
+	if fpErr != nil {
+		e.fp = ""
+	}
 	return snap, e.mu.Unlock, nil
+}
+
+// fingerprint is the repository's fingerprint, as the query snapshot
+// compares it with its cache's.
+func (e *mcpEngine) fingerprint() (string, error) {
+	return indexer.Fingerprint(indexer.Options{Repo: e.q.repo, CacheDir: os.Getenv(cacheEnv)})
 }
 
 // readOnly marks a tool that reads the memory and nothing else.

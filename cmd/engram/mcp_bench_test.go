@@ -1,7 +1,9 @@
 package main
 
 import (
+	"io"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -14,9 +16,16 @@ import (
 // answers, as a query command does minus the process start.
 
 func benchMCP(b *testing.B, tool string, args func(cs *mcp.ClientSession) map[string]any) {
+	benchMCPChecking(b, freshFor, tool, args)
+}
+
+// benchMCPChecking is benchMCP with a server that checks the
+// repository's fingerprint once fresh has passed (0: at every call, as
+// the first call after a pause of a second does).
+func benchMCPChecking(b *testing.B, fresh time.Duration, tool string, args func(cs *mcp.ClientSession) map[string]any) {
 	repo, cache := benchRepo(b, gen.Sized(10_000))
 	b.Setenv(cacheEnv, cache)
-	cs := mcpClient(b, repo)
+	cs := mcpClientOn(b, newCheckingMCPServer(queryFlags{repo: repo}, io.Discard, fresh))
 	a := args(cs)
 	callTool(b, cs, tool, a) // warms the parts this tool reads
 	for b.Loop() {
@@ -44,4 +53,15 @@ func BenchmarkMCPGetAntipatterns10k(b *testing.B) {
 
 func BenchmarkMCPSearch10k(b *testing.B) {
 	benchMCP(b, "search", func(*mcp.ClientSession) map[string]any { return map[string]any{"query": "deploy rollback"} })
+}
+
+// BenchmarkMCPGetEpisode10kChecked is get_episode when every call checks
+// whether the repository moved on (it did not): the cost of a call after
+// a pause.
+func BenchmarkMCPGetEpisode10kChecked(b *testing.B) {
+	benchMCPChecking(b, 0, "get_episode", func(cs *mcp.ClientSession) map[string]any {
+		var p page[episodeItem]
+		answer(b, cs, "query_episodes", map[string]any{"limit": 1}, &p)
+		return map[string]any{"id": p.Items[0].ID}
+	})
 }

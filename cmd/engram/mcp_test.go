@@ -20,9 +20,14 @@ const demoRepo = "../../content"
 // mcpClient connects an in-memory client to a server on repo.
 func mcpClient(t testing.TB, repo string) *mcp.ClientSession {
 	t.Helper()
+	return mcpClientOn(t, newMCPServer(queryFlags{repo: repo}, io.Discard))
+}
+
+// mcpClientOn connects an in-memory client to srv.
+func mcpClientOn(t testing.TB, srv *mcp.Server) *mcp.ClientSession {
+	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	srv := newMCPServer(queryFlags{repo: repo}, io.Discard)
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)

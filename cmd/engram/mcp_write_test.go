@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -156,4 +157,29 @@ func treeOf(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// TestMCPSeesOutsideEdits: a server that holds its snapshot answers the
+// repository as it is once it checks again: a note edited by someone
+// else (another process, a person) shows in the next checked call.
+func TestMCPSeesOutsideEdits(t *testing.T) {
+	repo := mcpWriteRepo(t)
+	t.Setenv(cacheEnv, t.TempDir())
+	cs := mcpClientOn(t, newCheckingMCPServer(queryFlags{repo: repo}, io.Discard, 0))
+	var w wrote
+	answer(t, cs, "store_episode", map[string]any{"title": "EPISODE-2026-05-03-edit", "task": "first task", "outcome": "success"}, &w)
+	var card episodeCard
+	answer(t, cs, "get_episode", map[string]any{"id": "EPISODE-2026-05-03-edit"}, &card)
+	path := filepath.Join(repo, "episodes", "EPISODE-2026-05-03-edit.md")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, bytes.Replace(src, []byte("first task"), []byte("second task"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	answer(t, cs, "get_episode", map[string]any{"id": "EPISODE-2026-05-03-edit"}, &card)
+	if card.Task != "second task" {
+		t.Errorf("after an outside edit, get_episode answers task %q", card.Task)
+	}
 }
