@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -125,22 +126,22 @@ func renderEpisode(in EpisodeInput) (string, []byte, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	fm := newYAMLMap()
-	fm.add("title", in.Title)
-	fm.add("type", "episode")
-	fm.add("date", in.Date)
-	fm.add("outcome", in.Outcome)
-	fm.add("task", in.Task)
-	fm.addIf("tags", in.Tags, len(in.Tags) > 0)
-	fm.addIf("session", in.Session, in.Session != "")
-	fm.addIf("source_thread", in.SourceThread, in.SourceThread != "")
-	fm.addIf("concepts", in.Concepts, len(in.Concepts) > 0)
-	fm.addIf("duration_minutes", in.DurationMinutes, in.DurationMinutes != nil)
-	fm.addIf("metrics", in.Metrics, len(in.Metrics) > 0)
-	fm.add(writtenByKey, writtenByValue)
+	fm := parse.NewFrontMatter()
+	fm.Add("title", in.Title)
+	fm.Add("type", "episode")
+	fm.Add("date", in.Date)
+	fm.Add("outcome", in.Outcome)
+	fm.Add("task", in.Task)
+	fm.AddIf("tags", in.Tags, len(in.Tags) > 0)
+	fm.AddIf("session", in.Session, in.Session != "")
+	fm.AddIf("source_thread", in.SourceThread, in.SourceThread != "")
+	fm.AddIf("concepts", in.Concepts, len(in.Concepts) > 0)
+	fm.AddIf("duration_minutes", in.DurationMinutes, in.DurationMinutes != nil)
+	fm.AddIf("metrics", in.Metrics, len(in.Metrics) > 0)
+	fm.Add(writtenByKey, writtenByValue)
 	var b bytes.Buffer
 	b.WriteString("---\n")
-	b.Write(fm.bytes())
+	b.Write(fm.Bytes())
 	b.WriteString("---\n")
 	if in.Context != "" {
 		b.WriteString("\n## Context\n\n" + in.Context + "\n")
@@ -305,7 +306,7 @@ func checkSizes(in *EpisodeInput) error {
 	for i, e := range in.Events {
 		fields[fmt.Sprintf("event %d", i+1)] = e.Text
 	}
-	for _, k := range sortedKeys(fields) {
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
 		if len(fields[k]) > maxFieldBytes {
 			return fmt.Errorf("the %s is %d bytes, over the limit of %d: shorten it", k, len(fields[k]), maxFieldBytes)
 		}

@@ -67,19 +67,19 @@ func renderPattern(in PatternInput) (string, []byte, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	fm := newYAMLMap()
-	fm.add("title", in.Title)
-	fm.add("type", in.Type)
-	fm.addIf("tags", in.Tags, len(in.Tags) > 0)
-	fm.add("trigger", in.Trigger)
-	fm.add("action", in.Action)
-	fm.addIf("success_rate", in.SuccessRate, in.SuccessRate != nil)
-	fm.addIf("occurrences", in.Occurrences, in.Occurrences != nil)
-	fm.addIf("last_validated", in.LastValidated, in.LastValidated != "")
-	fm.add(writtenByKey, writtenByValue)
+	fm := parse.NewFrontMatter()
+	fm.Add("title", in.Title)
+	fm.Add("type", in.Type)
+	fm.AddIf("tags", in.Tags, len(in.Tags) > 0)
+	fm.Add("trigger", in.Trigger)
+	fm.Add("action", in.Action)
+	fm.AddIf("success_rate", in.SuccessRate, in.SuccessRate != nil)
+	fm.AddIf("occurrences", in.Occurrences, in.Occurrences != nil)
+	fm.AddIf("last_validated", in.LastValidated, in.LastValidated != "")
+	fm.Add(writtenByKey, writtenByValue)
 	var b bytes.Buffer
 	b.WriteString("---\n")
-	b.Write(fm.bytes())
+	b.Write(fm.Bytes())
 	b.WriteString("---\n")
 	if in.Context != "" {
 		b.WriteString("\n## Context\n\n" + in.Context + "\n")

@@ -129,24 +129,24 @@ func (pc *patternConversion) markdown(p *parse.Parser, from string) ([]byte, err
 
 func (pc *patternConversion) render() []byte {
 	row := pc.row
-	fm := newYAMLMap()
-	fm.add("title", pc.title)
-	fm.add("type", "pattern")
-	fm.add("trigger", row.Trigger)
-	fm.add("action", row.Action)
+	fm := parse.NewFrontMatter()
+	fm.Add("title", pc.title)
+	fm.Add("type", "pattern")
+	fm.Add("trigger", row.Trigger)
+	fm.Add("action", row.Action)
 	if row.SuccessRate != nil {
-		fm.add("success_rate", *row.SuccessRate)
+		fm.Add("success_rate", *row.SuccessRate)
 	}
 	if row.Occurrences != nil {
-		fm.add("occurrences", *row.Occurrences)
+		fm.Add("occurrences", *row.Occurrences)
 	}
 	if row.LastUsed != "" && pc.side.LastUsed == "" {
-		fm.add("last_validated", row.LastUsed)
+		fm.Add("last_validated", row.LastUsed)
 	}
-	fm.add(sidecarKey, pc.side)
+	fm.Add(sidecarKey, pc.side)
 	var b bytes.Buffer
 	b.WriteString("---\n")
-	b.Write(fm.bytes())
+	b.Write(fm.Bytes())
 	b.WriteString("---\n")
 	if row.Description != "" {
 		b.WriteString("\n## Context\n\n" + proseText(row.Description) + "\n")

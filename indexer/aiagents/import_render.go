@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/engramhq/engram/indexer/parse"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -20,37 +19,37 @@ import (
 func (c *conversion) render() []byte {
 	var b bytes.Buffer
 	e := c.md
-	fm := newYAMLMap()
-	fm.add("title", e.ID)
-	fm.add("type", "episode")
+	fm := parse.NewFrontMatter()
+	fm.Add("title", e.ID)
+	fm.Add("type", "episode")
 	if e.Timestamp != "" {
-		fm.add("date", e.Timestamp)
+		fm.Add("date", e.Timestamp)
 	}
-	fm.add("outcome", e.Outcome)
+	fm.Add("outcome", e.Outcome)
 	task := e.Task
 	if task == "" {
 		task = e.ID // a markdown episode needs a task; the sidecar keeps ""
 	}
-	fm.add("task", task)
+	fm.Add("task", task)
 	if e.Session != "" {
-		fm.add("session", e.Session)
+		fm.Add("session", e.Session)
 	}
 	if len(e.Metrics) > 0 {
-		fm.add("metrics", e.Metrics)
+		fm.Add("metrics", e.Metrics)
 	}
 	if c.private {
-		fm.add("private", true)
+		fm.Add("private", true)
 	}
 	for _, k := range sortedKeys(e.Extra) {
 		if c.top[k] {
-			fm.add(k, e.Extra[k])
+			fm.Add(k, e.Extra[k])
 		}
 	}
 	if len(c.side.Exact) > 0 || len(c.side.Extra) > 0 {
-		fm.addSidecar(c.side)
+		addSidecar(fm, c.side)
 	}
 	b.WriteString("---\n")
-	b.Write(fm.bytes())
+	b.Write(fm.Bytes())
 	b.WriteString("---\n")
 	c.renderDecisions(&b)
 	if len(e.Events) > 0 {
@@ -175,79 +174,11 @@ func headingText(t string) string {
 	return strings.TrimRight(strings.TrimSpace(t), "# ")
 }
 
-// yamlMap builds front matter with its keys in a fixed order.
-type yamlMap struct{ n yaml.Node }
-
-func newYAMLMap() *yamlMap { return &yamlMap{n: yaml.Node{Kind: yaml.MappingNode}} }
-
-func (m *yamlMap) add(key string, v any) {
-	var k yaml.Node
-	k.SetString(key)
-	m.n.Content = append(m.n.Content, &k, yamlNode(plainJSON(v)))
-}
-
-// plainJSON turns v into the values encoding/json decodes (maps, slices,
-// strings, json.Number, bools, nil).
-func plainJSON(v any) any {
-	b, err := marshal(v)
-	if err != nil {
-		return fmt.Sprint(v) // only plain values come here
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var out any
-	_ = dec.Decode(&out)
-	return out
-}
-
-// yamlNode builds the node of a plain value. yaml.v3's own Node.Encode is
-// not used: it fails on some strings (a tab, then a line break) because
-// it reads back what it writes as a block scalar. Such strings are
-// double-quoted here, which YAML reads back exactly.
-func yamlNode(v any) *yaml.Node {
-	switch x := v.(type) {
-	case map[string]any:
-		n := &yaml.Node{Kind: yaml.MappingNode}
-		for _, k := range sortedKeys(x) {
-			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k, Style: quoteStyle(k)}, yamlNode(x[k]))
-		}
-		return n
-	case []any:
-		n := &yaml.Node{Kind: yaml.SequenceNode}
-		for _, e := range x {
-			n.Content = append(n.Content, yamlNode(e))
-		}
-		return n
-	case string:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: x, Style: quoteStyle(x)}
-	case json.Number:
-		tag := "!!float"
-		if _, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-			tag = "!!int"
-		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: string(x)}
-	case bool:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(x)}
-	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
-}
-
-// quoteStyle is double quotes for text with control characters (line
-// breaks, tabs), else the encoder's choice.
-func quoteStyle(s string) yaml.Style {
-	for _, r := range s {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\uFEFF' {
-			return yaml.DoubleQuotedStyle
-		}
-	}
-	return 0
-}
-
 // addSidecar adds the ai_agents key, one line per exact value: {value:
 // ..., shown: ...}.
-func (m *yamlMap) addSidecar(s sidecar) {
-	m.add(sidecarKey, s)
-	side := m.n.Content[len(m.n.Content)-1]
+func addSidecar(m *parse.FrontMatter, s sidecar) {
+	m.Add(sidecarKey, s)
+	side := m.Last()
 	for i := 0; i+1 < len(side.Content); i += 2 {
 		if side.Content[i].Value != "exact" {
 			continue
@@ -261,17 +192,6 @@ func (m *yamlMap) addSidecar(s sidecar) {
 			}
 		}
 	}
-}
-
-func (m *yamlMap) bytes() []byte {
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(&m.n); err != nil {
-		panic(fmt.Sprintf("aiagents: encode front matter: %v", err)) // plain values cannot fail
-	}
-	enc.Close()
-	return b.Bytes()
 }
 
 // safeName is s as a file name: letters, digits, '.', '_' and '-', other
