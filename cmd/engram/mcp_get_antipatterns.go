@@ -4,9 +4,6 @@ import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/engramhq/engram/indexer"
-	"github.com/engramhq/engram/indexer/export"
 )
 
 type antipatternsArgs struct {
@@ -24,33 +21,17 @@ func (e *mcpEngine) addGetAntipatterns(s *mcp.Server) {
 	})
 }
 
-// antipatterns answers as cmdAntipatterns: the build's own list without
-// thresholds, else the patterns classified again.
+// antipatterns answers as cmdAntipatterns does (antipatternThresholds).
 func (e *mcpEngine) antipatterns(ctx context.Context, a antipatternsArgs) (page[patternCard], error) {
-	if a.MaxSuccess == nil && a.MinOccurrences == nil {
-		snap, done, err := e.snapshot(ctx, indexer.PartAntipatterns)
-		if err != nil {
-			return page[patternCard]{}, err
-		}
-		defer done()
-		return paginate(snap, snap.Antipatterns, a.pageArgs, newPatternCard)
-	}
-	snap, done, err := e.snapshot(ctx, indexer.PartPatterns)
+	th := antipatternThresholds{maxSuccess: a.MaxSuccess, minOcc: a.MinOccurrences}
+	snap, done, err := e.snapshot(ctx, th.parts())
 	if err != nil {
 		return page[patternCard]{}, err
 	}
 	defer done()
-	cfg, err := indexer.ReadConfig(e.q.repo)
+	list, err := th.answer(snap, e.q.repo)
 	if err != nil {
 		return page[patternCard]{}, err
 	}
-	maxSuccess, minOcc := *cfg.Antipatterns.MaxSuccess, *cfg.Antipatterns.MinOccurrences
-	if a.MaxSuccess != nil {
-		maxSuccess = *a.MaxSuccess
-	}
-	if a.MinOccurrences != nil {
-		minOcc = *a.MinOccurrences
-	}
-	var all []export.Pattern = snap.FindAntipatterns(maxSuccess, minOcc)
-	return paginate(snap, all, a.pageArgs, newPatternCard)
+	return paginate(snap, list, a.pageArgs, newPatternCard)
 }

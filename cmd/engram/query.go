@@ -152,30 +152,60 @@ func cmdAntipatterns(ctx context.Context, args []string, stdout, stderr io.Write
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
 	}
-	if *maxSuccess < 0 && *minOcc < 0 {
-		// The build's own classification, with the repository's
-		// thresholds: antipatterns.json.
-		snap, err := q.snapshot(ctx, stderr, indexer.PartAntipatterns)
-		if err != nil {
-			return err
-		}
-		return printList(stdout, q, snap, snap.Antipatterns, "no antipatterns", patternHeader, patternRow)
+	var th antipatternThresholds
+	if *maxSuccess >= 0 {
+		th.maxSuccess = maxSuccess
 	}
-	snap, err := q.snapshot(ctx, stderr, indexer.PartPatterns)
+	if *minOcc >= 0 {
+		th.minOcc = minOcc
+	}
+	snap, err := q.snapshot(ctx, stderr, th.parts())
 	if err != nil {
 		return err
 	}
-	cfg, err := indexer.ReadConfig(q.repo)
+	list, err := th.answer(snap, q.repo)
 	if err != nil {
 		return err
 	}
-	if *maxSuccess < 0 {
-		*maxSuccess = *cfg.Antipatterns.MaxSuccess
+	return printList(stdout, q, snap, list, "no antipatterns", patternHeader, patternRow)
+}
+
+// antipatternThresholds are the thresholds an antipatterns query gives,
+// nil when not given; `engram antipatterns` and get_antipatterns answer
+// through them alike.
+type antipatternThresholds struct {
+	maxSuccess *float64
+	minOcc     *int
+}
+
+// parts is what the answer reads: the build's own list when no threshold
+// is given, else the patterns to classify again.
+func (th antipatternThresholds) parts() indexer.Part {
+	if th.maxSuccess == nil && th.minOcc == nil {
+		return indexer.PartAntipatterns
 	}
-	if *minOcc < 0 {
-		*minOcc = *cfg.Antipatterns.MinOccurrences
+	return indexer.PartPatterns
+}
+
+// answer is the build's own classification with the repository's
+// thresholds (antipatterns.json), or the patterns classified again with
+// the thresholds given and engram.toml's for the other.
+func (th antipatternThresholds) answer(snap *query.Snapshot, repo string) ([]export.Pattern, error) {
+	if th.parts() == indexer.PartAntipatterns {
+		return snap.Antipatterns, nil
 	}
-	return printList(stdout, q, snap, snap.FindAntipatterns(*maxSuccess, *minOcc), "no antipatterns", patternHeader, patternRow)
+	cfg, err := indexer.ReadConfig(repo)
+	if err != nil {
+		return nil, err
+	}
+	maxSuccess, minOcc := *cfg.Antipatterns.MaxSuccess, *cfg.Antipatterns.MinOccurrences
+	if th.maxSuccess != nil {
+		maxSuccess = *th.maxSuccess
+	}
+	if th.minOcc != nil {
+		minOcc = *th.minOcc
+	}
+	return snap.FindAntipatterns(maxSuccess, minOcc), nil
 }
 
 const patternHeader = "RATE\tCONF\tN\tSTATS\tPATTERN\tACTION"
