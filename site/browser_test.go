@@ -3,7 +3,6 @@ package site_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -15,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/BurntSushi/toml"
 	"github.com/chromedp/cdproto/cdp"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/page"
@@ -24,6 +22,7 @@ import (
 
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/search"
+	"github.com/engramhq/engram/site"
 )
 
 // chromium finds Debian's chromium (installed by .ci/run).
@@ -38,34 +37,14 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// serveSite serves a built site with the headers netlify.toml sends,
-// rule by rule as Netlify matches them (a later rule overrides an earlier
-// one); the server stops when the test ends.
+// serveSite serves a built site with the headers of HeaderRules, as
+// Netlify sends them from the output's _headers; the server stops when
+// the test ends.
 func serveSite(t *testing.T, out string) *httptest.Server {
 	t.Helper()
-	rules := netlifyHeaders(t)
-	files := http.FileServer(http.Dir(out))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for _, h := range rules {
-			if matchRule(h.For, r.URL.Path) {
-				for k, v := range h.Values {
-					w.Header().Set(k, v)
-				}
-			}
-		}
-		files.ServeHTTP(w, r)
-	}))
+	srv := httptest.NewServer(site.Handler(out, ""))
 	t.Cleanup(srv.Close)
 	return srv
-}
-
-// matchRule reports whether a netlify.toml "for" path matches: a trailing
-// "*" matches any rest, otherwise the path must be equal.
-func matchRule(rule, path string) bool {
-	if prefix, ok := strings.CutSuffix(rule, "*"); ok {
-		return strings.HasPrefix(path, prefix)
-	}
-	return rule == path
 }
 
 // newBrowser starts headless chromium for one test, with at most two
@@ -81,27 +60,6 @@ func newBrowser(t *testing.T, bin string, extra ...chromedp.ExecAllocatorOption)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
 	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
 	return ctx
-}
-
-type headerRule struct {
-	For    string            `toml:"for"`
-	Values map[string]string `toml:"values"`
-}
-
-// netlifyHeaders reads the header rules of netlify.toml, so the browser
-// tests run under the same Content-Security-Policy as production.
-func netlifyHeaders(t *testing.T) []headerRule {
-	t.Helper()
-	var cfg struct {
-		Headers []headerRule `toml:"headers"`
-	}
-	if _, err := toml.DecodeFile(filepath.Join("..", "netlify.toml"), &cfg); err != nil {
-		t.Fatal(err)
-	}
-	if len(cfg.Headers) == 0 || cfg.Headers[0].For != "/*" {
-		t.Fatal("netlify.toml sends no headers for /*")
-	}
-	return cfg.Headers
 }
 
 // watchProblems records what a page must not do in the browser in ctx:

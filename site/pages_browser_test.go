@@ -626,8 +626,9 @@ func checkLinks(t *testing.T, out string) {
 }
 
 // TestNetlifyConfig: netlify.toml builds with engram on a pinned Go, and
-// sends a strict CSP, nosniff, a referrer policy, cache headers, and JSON
-// with CORS for the API; the test server sends them as Netlify would.
+// the headers a build writes as _headers (HeaderRules) send a strict CSP,
+// nosniff, a referrer policy, cache headers, and JSON with CORS for the
+// API; the test server sends them as Netlify would.
 func TestNetlifyConfig(t *testing.T) {
 	var cfg struct {
 		Build struct {
@@ -635,12 +636,16 @@ func TestNetlifyConfig(t *testing.T) {
 			Publish     string            `toml:"publish"`
 			Environment map[string]string `toml:"environment"`
 		} `toml:"build"`
+		Headers []any `toml:"headers"`
 	}
 	if _, err := toml.DecodeFile(filepath.Join("..", "netlify.toml"), &cfg); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(cfg.Build.Command, "./cmd/engram build") || cfg.Build.Publish == "" {
 		t.Errorf("build command %q publishing %q", cfg.Build.Command, cfg.Build.Publish)
+	}
+	if len(cfg.Headers) > 0 {
+		t.Errorf("netlify.toml has %d [[headers]]: they are the build's _headers, written once (HeaderRules)", len(cfg.Headers))
 	}
 	gomod, err := os.ReadFile(filepath.Join("..", "go.mod"))
 	if err != nil {

@@ -131,6 +131,9 @@ func writeProject(fsys afero.Fs, dir string, s *export.Site, ps []page) error {
 	if err := copyFS(templates.FS, fsys, dir); err != nil {
 		return err
 	}
+	if err := afero.WriteFile(fsys, path.Join(dir, "static", headersFile), renderHeaders(), 0o644); err != nil {
+		return err
+	}
 	if err := writeGraphData(fsys, dir, s); err != nil {
 		return err
 	}
