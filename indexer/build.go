@@ -32,6 +32,10 @@ type Options struct {
 	Repo    string
 	Out     string
 	BaseURL string     // overrides engram.toml's base_url when set
+	// HostURL is the deploy URL the host gave the build (Netlify's $URL),
+	// used when neither BaseURL nor engram.toml gives one; HostURLFrom
+	// names it ("$URL"). The caller reads the environment, never engram.
+	HostURL, HostURLFrom string
 	Now     *time.Time // reference time; default the commit time
 	Force   bool       // publish even if the build would drop most notes
 	// Redact publishes a build whose files hold secrets, each replaced
@@ -45,6 +49,9 @@ type Options struct {
 	// Budget is the bootstrap's size in tokens; 0 means engram.toml's
 	// [bootstrap] budget, or 2,000.
 	Budget int
+	// Progress, when set, is called with each stage's name as it begins
+	// (the names of Report.Stages), for a caller that shows progress.
+	Progress func(stage string)
 }
 
 // ErrRefused means the build found a problem that must not be published
@@ -60,6 +67,8 @@ type Report struct {
 	Counts      map[string]int
 	Diagnostics []note.Diagnostic
 	Stages      []Stage
+	// BaseURL is where the site lives, and which setting said so.
+	BaseURL BaseURL
 	// CacheErr is why the query cache could not be written; the build
 	// itself is good.
 	CacheErr error
@@ -77,7 +86,7 @@ type Stage struct {
 func Build(ctx context.Context, opt Options) (*Report, error) {
 	opt = opt.withDefaults()
 	r := &Report{Repo: opt.Repo, Out: opt.Out}
-	clock := stopwatch{r: r}
+	clock := stopwatch{r: r, progress: opt.Progress}
 	// The output is checked and locked before anything is read or written.
 	out, err := claimOutput(ctx, opt.Out, opt.Repo, opt.Log)
 	if err != nil {
@@ -92,7 +101,7 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	if err != nil {
 		return r, err
 	}
-	r.Commit, r.RefTime = in.Export.Commit, in.Export.ReferenceTime
+	r.Commit, r.RefTime, r.BaseURL = in.Export.Commit, in.Export.ReferenceTime, in.BaseURL
 	r.Diagnostics = in.Diagnostics
 	r.Counts = in.Counts
 	if err := refuseSecrets(opt, in.Secrets); err != nil {
@@ -255,14 +264,18 @@ func (o Options) withDefaults() Options {
 
 // stopwatch records how long each stage takes.
 type stopwatch struct {
-	r     *Report
-	name  string
-	began time.Time
+	r        *Report
+	name     string
+	began    time.Time
+	progress func(string)
 }
 
 func (s *stopwatch) start(name string) {
 	s.stop()
 	s.name, s.began = name, time.Now()
+	if s.progress != nil {
+		s.progress(name)
+	}
 }
 
 func (s *stopwatch) stop() {

@@ -58,14 +58,13 @@ func (c *Config) Validate() error {
 	if c.Title == "" {
 		c.Title = "Agent memory"
 	}
-	if c.BaseURL == "" {
-		c.BaseURL = "/"
-	}
-	if err := checkBaseURL(c.BaseURL); err != nil {
-		return err
-	}
-	if !strings.HasSuffix(c.BaseURL, "/") {
-		c.BaseURL += "/"
+	if c.BaseURL != "" {
+		if err := checkBaseURL(c.BaseURL); err != nil {
+			return err
+		}
+		if !strings.HasSuffix(c.BaseURL, "/") {
+			c.BaseURL += "/"
+		}
 	}
 	if len(c.Paths.Episodes) == 0 {
 		c.Paths.Episodes = []string{"episodes"}

@@ -36,6 +36,8 @@ type Loaded struct {
 	// Secrets is what the secret scan found in every file read, and the
 	// scanner for the output (SPEC §6).
 	Secrets *secrets.Input
+	// BaseURL is where the site lives, and which setting said so.
+	BaseURL BaseURL
 }
 
 // Load runs the source, parse and graph stages.
@@ -65,12 +67,11 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		return nil, err
 	}
 	diags = append(diags, cdiags...)
-	if opt.BaseURL != "" {
-		cfg.BaseURL = opt.BaseURL
-		if err := cfg.Validate(); err != nil {
-			return nil, fmt.Errorf("--base-url: %w", err)
-		}
+	base, err := resolveBaseURL(opt, cfg.BaseURL)
+	if err != nil {
+		return nil, err
 	}
+	cfg.BaseURL = base.URL
 
 	clock.start("parse")
 	notes, files, pdiags, err := parseAll(ctx, repo, cfg)
@@ -119,6 +120,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		Counts:      counts,
 		Expired:     expired,
 		Secrets:     sec,
+		BaseURL:     base,
 	}, nil
 }
 

@@ -60,13 +60,14 @@ func renderHugo(ctx context.Context, workDir, publishDir string) error {
 
 // renderHugoLog is renderHugo writing Hugo's warnings and errors to log.
 func renderHugoLog(ctx context.Context, workDir, publishDir string, log io.Writer) error {
-	return renderHugoFs(ctx, hugofs.Os, workDir, publishDir, log)
+	return renderHugoFs(ctx, hugofs.Os, workDir, publishDir, log, false)
 }
 
 // renderHugoFs is renderHugoLog with the sources in src, which may be an
 // in-memory file system: engram's generated content then never touches
-// the disk, and only publishDir is written.
-func renderHugoFs(ctx context.Context, src afero.Fs, workDir, publishDir string, log io.Writer) error {
+// the disk, and only publishDir is written. relative makes the links of
+// every page relative to it (relativeFs).
+func renderHugoFs(ctx context.Context, src afero.Fs, workDir, publishDir string, log io.Writer, relative bool) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("render site: %w", err)
 	}
@@ -82,7 +83,11 @@ func renderHugoFs(ctx context.Context, src afero.Fs, workDir, publishDir string,
 		log = io.Discard
 	}
 	errs := &errorLog{}
-	if err := buildHugo(ctx, src, workDir, publishDir, io.MultiWriter(errs, log)); err != nil {
+	var dst afero.Fs = hugofs.Os
+	if relative {
+		dst = relativeFs{Fs: hugofs.Os, root: publishDir}
+	}
+	if err := buildHugo(ctx, src, dst, workDir, publishDir, io.MultiWriter(errs, log)); err != nil {
 		return fmt.Errorf("render site: %w", errs.annotate(err))
 	}
 	return nil
@@ -91,7 +96,7 @@ func renderHugoFs(ctx context.Context, src afero.Fs, workDir, publishDir string,
 // buildHugo drives hugolib the way Hugo's own integration-test builder
 // does (hugolib/integrationtest_builder.go) rather than through
 // commands.Execute, which parses os.Args and sets process-wide state.
-func buildHugo(ctx context.Context, src afero.Fs, workDir, publishDir string, log io.Writer) (err error) {
+func buildHugo(ctx context.Context, src, dst afero.Fs, workDir, publishDir string, log io.Writer) (err error) {
 	hugoMu.Lock()
 	defer hugoMu.Unlock()
 	logger := newHugoLogger(log)
@@ -101,7 +106,7 @@ func buildHugo(ctx context.Context, src afero.Fs, workDir, publishDir string, lo
 	defer loggers.SetGlobalLogger(loggers.Log())
 	loggers.SetGlobalLogger(logger)
 
-	sites, err := newHugoSites(src, hugoFlags(workDir, publishDir), logger, log)
+	sites, err := newHugoSites(src, dst, hugoFlags(workDir, publishDir), logger, log)
 	if err != nil {
 		return err
 	}
@@ -120,8 +125,9 @@ func buildHugo(ctx context.Context, src afero.Fs, workDir, publishDir string, lo
 	return sites.Build(hugolib.BuildCfg{NoBuildLock: true})
 }
 
-// newHugoSites loads the configuration and sets up the sites to build.
-func newHugoSites(src afero.Fs, flags config.Provider, logger loggers.Logger, log io.Writer) (*hugolib.HugoSites, error) {
+// newHugoSites loads the configuration and sets up the sites to build,
+// reading src and writing dst.
+func newHugoSites(src, dst afero.Fs, flags config.Provider, logger loggers.Logger, log io.Writer) (*hugolib.HugoSites, error) {
 	configs, err := allconfig.LoadConfig(allconfig.ConfigSourceDescriptor{
 		Fs:          src,
 		Logger:      logger,
@@ -135,7 +141,7 @@ func newHugoSites(src afero.Fs, flags config.Provider, logger loggers.Logger, lo
 	}
 	return hugolib.NewHugoSites(deps.DepsCfg{
 		Configs:  configs,
-		Fs:       hugofs.NewFromSourceAndDestination(src, hugofs.Os, flags),
+		Fs:       hugofs.NewFromSourceAndDestination(src, dst, flags),
 		LogLevel: logger.Level(),
 		StdOut:   log,
 		StdErr:   log,

@@ -73,7 +73,7 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 	stage("hugo")
 	twins := make(chan error, 1)
 	go func() { twins <- writeTwins(publishDir, ps, api) }()
-	err := renderHugoFs(ctx, src, workDir, publishDir, log)
+	err := renderHugoFs(ctx, src, workDir, publishDir, log, s.Relative())
 	return errors.Join(err, <-twins)
 }
 
@@ -149,6 +149,11 @@ disableKinds = ["taxonomy", "term"]
 enableRobotsTXT = false
 disableHugoGeneratorInject = true
 
+# relative_links: built without a base URL, the sitemap and RSS link
+# from the site's root (the pages are made relative as they are written).
+[params]
+relative_links = %t
+
 # No taxonomies: /tags/ is engram's own section, its pages made by engram.
 [taxonomies]
 
@@ -161,7 +166,7 @@ page = ["html"]
 enableInlineShortcodes = false
 [security.funcs]
 getenv = []
-`, s.BaseURL, s.Title)
+`, s.BaseURL, s.Title, s.Relative())
 }
 
 // copyFS copies the embedded layouts/ and static/ trees into dir.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/engramhq/engram/indexer"
@@ -20,7 +21,7 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	repo := fs.String("repo", "", "memory repository (default: . or ./content)")
 	out := fs.String("out", "public", "output directory")
-	baseURL := fs.String("base-url", "", "base URL of the published site (default: engram.toml base_url, or /)")
+	baseURL := fs.String("base-url", "", "base URL of the published site, http(s)://host/path/ (default: engram.toml base_url, else Netlify's $URL, else none: relative links)")
 	now := fs.String("now", "", "reference time (default: the commit time)")
 	strict := fs.Bool("strict", false, "exit 1 when any error diagnostic is found")
 	force := fs.Bool("force", false, "publish even when the build would drop more than half of the notes")
@@ -41,7 +42,11 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("%w: build: --budget must be a number of tokens above 0", errUsage)
 	}
 	began := time.Now()
-	r, err := indexer.Build(ctx, indexer.Options{Repo: *repo, Out: *out, BaseURL: *baseURL, Now: ref, Force: *force, Redact: *redact, Log: stderr, Budget: *budget, CacheDir: os.Getenv(cacheEnv)})
+	host, hostFrom := hostURL(os.Getenv)
+	bar := startProgress(stderr, began)
+	r, err := indexer.Build(ctx, indexer.Options{Repo: *repo, Out: *out, BaseURL: *baseURL, HostURL: host, HostURLFrom: hostFrom,
+		Now: ref, Force: *force, Redact: *redact, Log: stderr, Budget: *budget, CacheDir: os.Getenv(cacheEnv), Progress: bar.stage})
+	bar.stop()
 	if r != nil {
 		printDiagnostics(stderr, r.Diagnostics, *verbose)
 	}
@@ -49,6 +54,13 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	printSummary(stdout, r, time.Since(began))
+	if !r.BaseURL.Absolute() {
+		why := ""
+		if r.BaseURL.Why != "" {
+			why = " (" + r.BaseURL.Why + ")"
+		}
+		fmt.Fprintf(stderr, "engram: no base URL%s: the sitemap, RSS, feed.json and llms.txt link relatively, which their readers may not follow; give one with --base-url, base_url in engram.toml, or by building on Netlify. The pages link relatively and work from disk or under any path.\n", why)
+	}
 	if r.CacheErr != nil {
 		fmt.Fprintf(stderr, "engram: warning: the query cache and search index could not be written (%v); queries will read the repository again\n", r.CacheErr)
 	}
@@ -91,7 +103,31 @@ func printSummary(w io.Writer, r *indexer.Report, total time.Duration) {
 	for _, s := range r.Stages {
 		fmt.Fprintf(w, "  %-14s %6d ms\n", s.Name, s.Duration.Milliseconds())
 	}
-	fmt.Fprintf(w, "Total in %d ms\n", total.Milliseconds())
+	fmt.Fprintf(w, "Total in %d ms\n\n", total.Milliseconds())
+	index := filepath.Join(r.Out, "index.html")
+	if r.BaseURL.Absolute() {
+		fmt.Fprintf(w, "The site is in %s, for %s (from %s): publish that folder as it is.\n", r.Out, r.BaseURL.URL, r.BaseURL.From)
+		fmt.Fprintf(w, "Look at it with engram serve (a live preview), or serve the folder: python3 -m http.server -d %s\n", r.Out)
+		return
+	}
+	fmt.Fprintf(w, "The site is in %s. Look at it: open %s in a browser, or run engram serve (a live preview).\n", r.Out, index)
+}
+
+// hostURL is the deploy URL the host gives the build in its environment
+// (SPEC §4): Netlify sets URL, the site's main address, and for deploy
+// previews and branch deploys (CONTEXT) DEPLOY_PRIME_URL, the address of
+// that deploy. It returns the URL and the variable's name.
+func hostURL(getenv func(string) string) (string, string) {
+	switch getenv("CONTEXT") {
+	case "deploy-preview", "branch-deploy":
+		if u := getenv("DEPLOY_PRIME_URL"); u != "" {
+			return u, "$DEPLOY_PRIME_URL"
+		}
+	}
+	if u := getenv("URL"); u != "" {
+		return u, "$URL"
+	}
+	return "", ""
 }
 
 func severityCounts(ds []note.Diagnostic) (errs, warns, infos int) {

@@ -34,7 +34,7 @@ const feedVersion = "https://jsonfeed.org/version/1.1"
 
 func (s *Site) feed() Feed {
 	f := Feed{
-		Version: feedVersion, Title: s.Title + ": episodes", HomePageURL: s.BaseURL, FeedURL: s.BaseURL + "feed.json",
+		Version: feedVersion, Title: s.Title + ": episodes", HomePageURL: s.atRoot(s.BaseURL), FeedURL: s.atRoot(s.BaseURL + "feed.json"),
 		Description: "Episodes of agent memory: what happened in each session, and how it ended.", Language: "en",
 		Items: []FeedItem{},
 	}
@@ -45,7 +45,7 @@ func (s *Site) feed() Feed {
 			fmt.Fprintf(&text, "Lesson: %s\n", l)
 		}
 		f.Items = append(f.Items, FeedItem{
-			ID: e.URL, URL: e.URL, Title: e.Title, ContentText: text.String(),
+			ID: s.atRoot(e.URL), URL: s.atRoot(e.URL), Title: e.Title, ContentText: text.String(),
 			Summary: e.Outcome + ": " + e.Task, DatePublished: e.Created, DateModified: e.Updated, Tags: e.Tags,
 		})
 	}
@@ -57,7 +57,7 @@ func (s *Site) feed() Feed {
 // sections of "- [name](url): notes" links; the "Optional" section is what
 // an agent may skip.
 func (s *Site) llmsTxt(budget int) []byte {
-	api := s.BaseURL + "api/v1/"
+	api := s.atRoot(s.BaseURL + "api/v1/")
 	var w strings.Builder
 	fmt.Fprintf(&w, "# %s\n\n", MarkdownText(strings.TrimSpace(s.Title)))
 	fmt.Fprintf(&w, "> Agent memory built by engram: %d episodes (what happened in past sessions), %d patterns and antipatterns (what works and what fails), and the causal graph between them. Start with the bootstrap; every file is static JSON.\n\n",
@@ -79,11 +79,35 @@ func (s *Site) llmsTxt(budget int) []byte {
 	fmt.Fprintf(&w, "- [Causal graph](%sgraph.json): nodes and weighted edges, in the shape of ai-agents' causal-graph.json\n", api)
 	fmt.Fprintf(&w, "- [Graph health](%shealth.json): isolated nodes, edge types, tautologies, unmeasured rates, dangling links\n", api)
 	fmt.Fprintf(&w, "- [Workflows](%sworkflows.json): execution events grouped by workflow (counts by type, success ratio, first and last event), events of the last %d days; each links its timeline\n", api, s.RetentionDays)
-	fmt.Fprintf(&w, "- [JSON Schemas](%sschema/): one per file of the API\n", api)
+	fmt.Fprintf(&w, "- [JSON Schemas](%sschema/index.schema.json): a JSON Schema for each file of the API, `api/v1/schema/<name>.schema.json`, named in the manifest; this one is the manifest's\n", api)
 	w.WriteString("\n## Optional\n\n")
-	fmt.Fprintf(&w, "- [Episode feed](%sfeed.json): JSON Feed 1.1 of the episodes\n", s.BaseURL)
-	fmt.Fprintf(&w, "- [Site](%s): the same memory as web pages, for people\n", s.BaseURL)
+	fmt.Fprintf(&w, "- [Episode feed](%s): JSON Feed 1.1 of the episodes\n", s.atRoot(s.BaseURL+"feed.json"))
+	fmt.Fprintf(&w, "- [Site](%s): the same memory as web pages, for people\n", s.atRoot(s.BaseURL))
 	return []byte(w.String())
+}
+
+// RelativeBase is the base URL of a site built without one (SPEC §4):
+// links are paths from the site's root in the JSON, relative to the page
+// in the HTML (site.Render), and relative to the file in the files that
+// live at the root and need full URLs elsewhere (feed.json, llms.txt, the
+// sitemap and RSS), so that the site works opened from disk or under any
+// path.
+const RelativeBase = "/"
+
+// Relative reports whether the site has no absolute base URL.
+func (s *Site) Relative() bool { return s.BaseURL == RelativeBase }
+
+// atRoot is the link to u (a URL made with the base URL) from a file at
+// the site's root: u itself, or without a base URL the path from the root
+// ("episodes/x/", "./" for the root itself).
+func (s *Site) atRoot(u string) string {
+	if !s.Relative() || !strings.HasPrefix(u, "/") {
+		return u
+	}
+	if u == "/" {
+		return "./"
+	}
+	return u[1:]
 }
 
 // MarkdownText makes text from notes or configuration literal on one line

@@ -12,6 +12,15 @@
   var MAX = 500;
   var episodes = null;
 
+  // pageURL is the address of a page whose url the JSON gives: absolute
+  // when the site has a base URL; without one, a path from the site's
+  // root, which the page's engram-api link locates (the site may be
+  // served under any path).
+  function pageURL(u) {
+    var api = new URL((document.querySelector("meta[name=engram-api]") || {}).content || "/api/v1/", location.href);
+    return /^\/(?!\/)/.test(u) ? new URL(u.slice(1), new URL("../../", api)).href : new URL(u, location.href).href;
+  }
+
   function load() {
     if (episodes) return Promise.resolve(episodes);
     return fetch(form.getAttribute("data-src")).then(function (r) {
@@ -61,7 +70,7 @@
       row.insertCell().appendChild(text("time", (e.date || "").slice(0, 10)));
       row.insertCell().appendChild(text("span", e.outcome || "unknown", "badge " + (e.outcome || "")));
       var a = text("a", e.title || e.id);
-      if (/^(\/|https?:)/.test(e.url || "")) a.href = e.url;
+      if (/^(\/|https?:)/.test(e.url || "")) a.href = pageURL(e.url);
       row.insertCell().appendChild(a);
       row.insertCell().textContent = e.task || "";
     });

@@ -540,11 +540,20 @@
     say("Showing " + nodes + " of " + g.n + " nodes and " + edges + " of " + g.m + " edges.");
   }
 
+  // pageURL is the address of a page whose url the JSON gives: absolute
+  // when the site has a base URL; without one, a path from the site's
+  // root, which the page's engram-api link locates (the site may be
+  // served under any path).
+  function pageURL(u) {
+    var api = new URL((document.querySelector("meta[name=engram-api]") || {}).content || "/api/v1/", location.href);
+    return /^\/(?!\/)/.test(u) ? new URL(u.slice(1), new URL("../../", api)).href : new URL(u, location.href).href;
+  }
+
   // open goes to node i's page, if it has one on the web.
   function open(i) {
     var url = i >= 0 ? g.doc.nodes[i].url : "";
     if (!url) return;
-    var u = new URL(url, window.location.href);
+    var u = new URL(pageURL(url));
     if (u.protocol === "http:" || u.protocol === "https:") window.location.assign(u.href);
   }
 

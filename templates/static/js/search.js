@@ -212,6 +212,14 @@
     return h >>> 0;
   }
   var base = (document.querySelector("meta[name=engram-api]") || {}).content || "/api/v1/";
+  // pageURL is the address of a page whose url the JSON gives: absolute
+  // when the site has a base URL; without one, a path from the site's
+  // root, which the page's engram-api link locates (the site may be
+  // served under any path).
+  function pageURL(u) {
+    var api = new URL((document.querySelector("meta[name=engram-api]") || {}).content || "/api/v1/", location.href);
+    return /^\/(?!\/)/.test(u) ? new URL(u.slice(1), new URL("../../", api)).href : new URL(u, location.href).href;
+  }
   var cache = {};
   function fetchJSON(path) {
     if (!cache[path]) {
@@ -279,7 +287,7 @@
     result.hits.forEach(function (h) {
       var li = el("li", "result");
       var a = el("a", null, h.title || h.id);
-      a.href = h.url;
+      a.href = pageURL(h.url);
       var p = el("p");
       p.append(a, " ", el("span", "badge", h.type));
       if (h.outcome) p.append(" ", el("span", "badge " + h.outcome, h.outcome));

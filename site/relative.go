@@ -1,0 +1,123 @@
+package site
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/afero"
+)
+
+// A site built without a base URL (export.RelativeBase) must work opened
+// from disk (file://) and served under any path (SPEC §4): Hugo renders it
+// with links from the site's root ("/episodes/x/"), and relativeFs, Hugo's
+// destination, rewrites them in each HTML page as Hugo writes it, relative
+// to that page and naming index.html, which a browser opens from disk
+// where it would list a folder ("../../episodes/x/index.html").
+
+// rootLinkAttrs are the attributes whose values are links in the pages the
+// templates make; each is written as name="value" (html/template quotes
+// every attribute, goldmark and engram's renderers too), and a value that
+// starts with "/" (but not "//") is a link from the site's root.
+var rootLinkAttrs = []string{" href", " src", " action", " data-src", " content"}
+
+// relativeFs writes files into the publish directory root, rewriting
+// the links of every .html file.
+type relativeFs struct {
+	afero.Fs
+	root string
+}
+
+func (f relativeFs) Create(name string) (afero.File, error) {
+	file, err := f.Fs.Create(name)
+	if err != nil || !strings.HasSuffix(name, ".html") {
+		return file, err
+	}
+	return &relativeFile{File: file, up: upToRoot(f.root, name)}, nil
+}
+
+func (f relativeFs) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
+	file, err := f.Fs.OpenFile(name, flag, perm)
+	if err != nil || flag&(os.O_WRONLY|os.O_RDWR) == 0 || !strings.HasSuffix(name, ".html") {
+		return file, err
+	}
+	return &relativeFile{File: file, up: upToRoot(f.root, name)}, nil
+}
+
+// upToRoot is the path from the folder of file to root: "" or "../../".
+func upToRoot(root, file string) string {
+	rel, err := filepath.Rel(root, file)
+	if err != nil {
+		return ""
+	}
+	return strings.Repeat("../", strings.Count(filepath.ToSlash(rel), "/"))
+}
+
+// relativeFile keeps what Hugo writes and writes it relativised on Close.
+type relativeFile struct {
+	afero.File
+	up  string
+	buf bytes.Buffer
+}
+
+func (f *relativeFile) Write(p []byte) (int, error)       { return f.buf.Write(p) }
+func (f *relativeFile) WriteString(s string) (int, error) { return f.buf.WriteString(s) }
+
+func (f *relativeFile) Close() error {
+	_, err := f.File.Write(relativeLinks(f.buf.Bytes(), f.up))
+	if cerr := f.File.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// relativeLinks rewrites every link from the site's root in page (see
+// rootLinkAttrs) relative to the page, up being the path from the page's
+// folder to the root: "/x/" becomes up+"x/index.html", "/" up+"index.html",
+// "/css/a.css" up+"css/a.css"; a query or fragment is kept.
+func relativeLinks(page []byte, up string) []byte {
+	var out bytes.Buffer
+	out.Grow(len(page) + len(page)/16)
+	mark := []byte(`="/`)
+	for {
+		at := bytes.Index(page, mark)
+		if at < 0 {
+			out.Write(page)
+			return out.Bytes()
+		}
+		start := at + len(mark) - 1 // the value's "/"
+		end := bytes.IndexByte(page[start:], '"')
+		if end < 0 || !linkAttr(page[:at]) || (start+1 < len(page) && page[start+1] == '/') {
+			out.Write(page[:start+1])
+			page = page[start+1:]
+			continue
+		}
+		out.Write(page[:start])
+		out.WriteString(relativeLink(string(page[start:start+end]), up))
+		page = page[start+end:]
+	}
+}
+
+// linkAttr reports whether before ends with the name of a link attribute.
+func linkAttr(before []byte) bool {
+	for _, a := range rootLinkAttrs {
+		if bytes.HasSuffix(before, []byte(a)) {
+			return true
+		}
+	}
+	return false
+}
+
+// relativeLink is link (from the site's root) relative to a page up
+// folders below the root.
+func relativeLink(link, up string) string {
+	p, rest := link[1:], ""
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p, rest = p[:i], p[i:]
+	}
+	if p == "" || strings.HasSuffix(p, "/") {
+		p += "index.html"
+	}
+	return up + p + rest
+}
