@@ -91,10 +91,10 @@ func FuzzLoadConfig(f *testing.F) {
 // checkConfig asserts what Validate promises of a config it accepted.
 func checkConfig(t *testing.T, c Config) {
 	t.Helper()
-	if c.Title == "" || !strings.HasSuffix(c.BaseURL, "/") || len(c.Paths.Episodes) == 0 || len(c.Paths.Patterns) == 0 {
+	if c.Title == "" || (c.BaseURL != "" && !strings.HasSuffix(c.BaseURL, "/")) || len(c.Paths.Episodes) == 0 || len(c.Paths.Patterns) == 0 {
 		t.Fatalf("defaults not filled: %+v", c)
 	}
-	if err := checkBaseURL(c.BaseURL); err != nil {
+	if err := checkBaseURL(c.BaseURL); c.BaseURL != "" && err != nil {
 		t.Fatalf("accepted base_url %q is invalid: %v", c.BaseURL, err)
 	}
 	if c.Antipatterns.MaxSuccess == nil || c.Antipatterns.MinOccurrences == nil || c.Decay.Lambda == nil ||
@@ -127,7 +127,6 @@ func TestConfigBaseURL(t *testing.T) {
 	for _, tc := range []struct {
 		in, want string // want "" means refused
 	}{
-		{"", "/"},
 		{"/", "/"},
 		{"/memory", "/memory/"},
 		{"/team/memory/", "/team/memory/"},
@@ -177,6 +176,41 @@ func TestConfigBaseURL(t *testing.T) {
 				t.Errorf("--base-url %q: %v", tc.in, err)
 			}
 		})
+	}
+}
+
+// TestResolveBaseURL: --base-url, else engram.toml, else the host's
+// deploy URL; a path has no host, so the site links relatively; a host's
+// variable that is not an http(s) URL is not used, and says why.
+func TestResolveBaseURL(t *testing.T) {
+	host := Options{HostURL: "https://deploy-preview-4--memory.netlify.app", HostURLFrom: "$DEPLOY_PRIME_URL"}
+	for _, tc := range []struct {
+		name             string
+		opt              Options
+		configured       string
+		want, from, why string
+	}{
+		{"nothing", Options{}, "", "/", "", ""},
+		{"flag", Options{BaseURL: "https://a.example/m", HostURL: "https://b.example/"}, "https://c.example/", "https://a.example/m/", "--base-url", ""},
+		{"engram.toml", Options{HostURL: "https://b.example/"}, "https://c.example/", "https://c.example/", ConfigFile, ""},
+		{"host", host, "", "https://deploy-preview-4--memory.netlify.app/", "$DEPLOY_PRIME_URL", ""},
+		{"root path", Options{}, "/", "/", "", ""},
+		{"path", Options{}, "/memory/", "/", "", `the base URL "/memory/" of engram.toml has no host`},
+		{"host not a URL", Options{HostURL: "memory.example", HostURLFrom: "$URL"}, "", "/", "", `$URL is "memory.example", not an http(s) URL`},
+		{"host javascript", Options{HostURL: "javascript:alert(1)", HostURLFrom: "$URL"}, "", "/", "", `$URL is "javascript:alert(1)", not an http(s) URL`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := resolveBaseURL(tc.opt, tc.configured)
+			if err != nil || b.URL != tc.want || b.From != tc.from || b.Why != tc.why {
+				t.Errorf("got %+v, %v; want %q from %q, why %q", b, err, tc.want, tc.from, tc.why)
+			}
+			if b.Absolute() != (tc.want != "/") {
+				t.Errorf("Absolute() = %v for %q", b.Absolute(), b.URL)
+			}
+		})
+	}
+	if _, err := resolveBaseURL(Options{BaseURL: "data:text/html,x"}, ""); err == nil || !strings.HasPrefix(err.Error(), "--base-url") {
+		t.Errorf("a bad --base-url: %v", err)
 	}
 }
 

@@ -83,9 +83,9 @@ func TestBuildHostileNote(t *testing.T) {
 	// The site's only scripts: the search page's and the graph
 	// explorer's own files.
 	own := map[string][]byte{
-		"search/index.html":   []byte(`<script src="/js/search.js" defer></script>`),
-		"graph/index.html":    []byte(`<script src="/js/graph.js" defer></script>`),
-		"episodes/index.html": []byte(`<script src="/js/filter.js" defer></script>`),
+		"search/index.html":   []byte(`<script src="../js/search.js" defer></script>`),
+		"graph/index.html":    []byte(`<script src="../js/graph.js" defer></script>`),
+		"episodes/index.html": []byte(`<script src="../js/filter.js" defer></script>`),
 	}
 	for p, data := range tree(t, out) {
 		if !strings.HasSuffix(p, ".html") && !strings.HasSuffix(p, ".xml") {

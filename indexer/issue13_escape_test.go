@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -215,7 +216,7 @@ func checkMarkdown(t *testing.T, out, name string) {
 			t.Errorf("%s renders <%s> (node type %d)", name, n.Data, n.Type)
 		case n.DataAtom == atom.A:
 			for _, a := range n.Attr {
-				if a.Key == "href" && !strings.HasPrefix(a.Val, "http://") && !strings.HasPrefix(a.Val, "https://") && !strings.HasPrefix(a.Val, "/") {
+				if u, err := url.Parse(a.Val); a.Key == "href" && (err != nil || (u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https") || u.Opaque != "") {
 					t.Errorf("%s links %q", name, a.Val)
 				}
 			}
