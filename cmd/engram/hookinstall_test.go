@@ -24,13 +24,14 @@ func needGit(t *testing.T) {
 }
 
 // buildEngram builds the engram command of this checkout into a new
-// directory, and returns the directory (to put on a PATH).
+// directory, a GOPATH's bin, and returns the directory (to put on a
+// PATH).
 func buildEngram(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the engram binary")
 	}
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "bin")
 	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "engram"), ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
