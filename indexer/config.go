@@ -176,6 +176,12 @@ func loadConfig(fsys fs.FS) (Config, []note.Diagnostic, error) {
 	if err != nil {
 		return c, nil, fmt.Errorf("read %s: %w", ConfigFile, err)
 	}
+	return decodeConfig(data)
+}
+
+// decodeConfig reads engram.toml's bytes as loadConfig does.
+func decodeConfig(data []byte) (Config, []note.Diagnostic, error) {
+	var c Config
 	md, err := toml.Decode(string(data), &c)
 	if err != nil {
 		var pe toml.ParseError

@@ -44,6 +44,8 @@ Usage:
   engram events add [--json FILE|-] [--commit]
   engram link EPISODE CONCEPT [--commit]
   engram thread status THREAD pending|processing|completed [--commit]
+  engram init [DIR] [--force]            a new memory repository (docs/publishing.md)
+  engram hook install [--repo DIR] [--force]   a git pre-push hook: engram check --strict
   engram mcp [--repo DIR] [--now TIME]   MCP server on stdio (docs/mcp.md)
   engram version
 
@@ -116,6 +118,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdLink(ctx, args[1:], stdout, stderr)
 	case "thread":
 		err = cmdThread(ctx, args[1:], stdout, stderr)
+	case "init":
+		err = cmdInit(ctx, args[1:], stdout, stderr)
+	case "hook":
+		err = cmdHook(ctx, args[1:], stdout, stderr)
 	case "mcp":
 		err = cmdMCP(ctx, args[1:], stdout, stderr)
 	case "version", "--version":

@@ -1,0 +1,423 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/source"
+)
+
+// initFiles are the files engram init writes.
+var initFiles = []string{"engram.toml", "netlify.toml", workflowPath}
+
+// snapshotFiles reads every file under dir but .git, by slash path.
+func snapshotFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			if d != nil && d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// trackedPaths are the files the memory repository at dir lists: those
+// git tracks (committed or staged).
+func trackedPaths(t *testing.T, dir string) []string {
+	t.Helper()
+	r, _, err := source.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range r.Files {
+		out = append(out, f.Path)
+	}
+	return out
+}
+
+func TestInit(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "memory")
+	code, stdout, stderr := engram(t, "init", dir)
+	if code != exitOK {
+		t.Fatalf("init: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"made " + dir + " a git repository", "wrote engram.toml", "wrote " + workflowPath, "staged", "Settings → Pages", "Netlify"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("init printed no %q:\n%s", want, stdout)
+		}
+	}
+	files := snapshotFiles(t, dir)
+	if len(files) != 5 {
+		t.Errorf("init wrote %d files, want 5: %v", len(files), files)
+	}
+	for _, f := range initFiles {
+		if _, ok := files[f]; !ok {
+			t.Errorf("init wrote no %s", f)
+		}
+	}
+	if got := trackedPaths(t, dir); len(got) != 5 {
+		t.Errorf("git tracks %v, want the 5 files init wrote", got)
+	}
+	for name, data := range files {
+		if m := regexp.MustCompile(`@[A-Z_]+@`).FindString(data); m != "" {
+			t.Errorf("%s still holds %s", name, m)
+		}
+	}
+
+	// engram check: no error; engram build: one episode, one pattern,
+	// no error, nothing flagged by graph health.
+	l, err := indexer.Load(context.Background(), indexer.Options{Repo: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := note.CountErrors(l.Diagnostics); n > 0 {
+		t.Errorf("%d error diagnostics: %v", n, l.Diagnostics)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	if code, stdout, stderr := engram(t, "build", "--strict", "--repo", dir, "--out", out); code != exitOK {
+		t.Fatalf("build: exit %d\n%s%s", code, stdout, stderr)
+	}
+	var manifest struct{ Counts map[string]int }
+	readJSONFile(t, filepath.Join(out, "api", "v1", "index.json"), &manifest)
+	if manifest.Counts["episodes"] != 1 || manifest.Counts["patterns"] != 1 || manifest.Counts["antipatterns"] != 0 {
+		t.Errorf("counts %v, want one episode and one pattern", manifest.Counts)
+	}
+	var health map[string]any
+	readJSONFile(t, filepath.Join(out, "api", "v1", "health.json"), &health)
+	for _, k := range []string{"tautologies", "placeholders", "fixtures", "default_rates", "fixture_episodes", "empty_episodes", "dangling", "cycles"} {
+		if list, _ := health[k].([]any); len(list) > 0 {
+			t.Errorf("health %s: %v", k, list)
+		}
+	}
+
+	// Again: refused, naming every file, and nothing changes.
+	code, _, stderr = engram(t, "init", dir)
+	if code != exitFail || !strings.Contains(stderr, "engram.toml, episodes/") || !strings.Contains(stderr, workflowPath) || !strings.Contains(stderr, "--force") {
+		t.Errorf("init again: exit %d\n%s", code, stderr)
+	}
+	writeFile(t, filepath.Join(dir, "engram.toml"), "title = \"mine\"\n")
+	files["engram.toml"] = "title = \"mine\"\n"
+	code, _, _ = engram(t, "init", dir)
+	if after := snapshotFiles(t, dir); code != exitFail || !mapsEqual(after, files) {
+		t.Errorf("a refused init changed the files (exit %d)", code)
+	}
+
+	// --force writes them again.
+	if code, stdout, stderr := engram(t, "init", "--force", dir); code != exitOK || strings.Contains(stdout, "made ") {
+		t.Fatalf("init --force: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "engram.toml")); !strings.Contains(string(data), "title = \"Agent memory\"") {
+		t.Errorf("--force left engram.toml:\n%s", data)
+	}
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+func readJSONFile(t *testing.T, file string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+}
+
+// TestInitExistingRepository inits into a repository with work of its
+// own, and into a folder of one: only init's files are staged, and no
+// repository is made inside the repository.
+func TestInitExistingRepository(t *testing.T) {
+	dir := t.TempDir()
+	err := source.WriteRepo(dir, []source.Commit{{When: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC), Files: map[string][]byte{
+		"README.md": []byte("# Our memory\n"), "notes/retries.md": []byte("---\ntitle: retries\ntype: concept\n---\nRetrying.\n"),
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "scratch.txt"), "not for git\n")
+	if code, stdout, stderr := engram(t, "init", dir); code != exitOK || strings.Contains(stdout, "made ") {
+		t.Fatalf("init: exit %d\n%s%s", code, stdout, stderr)
+	}
+	got := trackedPaths(t, dir)
+	if len(got) != 7 || slices.Contains(got, "scratch.txt") || !slices.Contains(got, "README.md") || !slices.Contains(got, workflowPath) {
+		t.Errorf("git tracks %v: want README.md, notes/retries.md and init's 5 files", got)
+	}
+
+	sub := filepath.Join(dir, "content")
+	if code, stdout, stderr := engram(t, "init", sub); code != exitOK {
+		t.Fatalf("init in a folder: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(sub, ".git")); err == nil {
+		t.Error("init made a repository inside the repository")
+	}
+	if got := trackedPaths(t, sub); len(got) != 5 {
+		t.Errorf("in the folder git tracks %v, want init's 5 files", got)
+	}
+}
+
+// TestScaffoldGoVersions keeps the Go versions init writes in step with
+// this project's go.mod and netlify.toml.
+func TestScaffoldGoVersions(t *testing.T) {
+	mod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^go ([0-9]+\.[0-9]+)`).FindSubmatch(mod)
+	if m == nil || string(m[1]) != goMinor {
+		t.Errorf("go.mod says go %s; goMinor is %s", m, goMinor)
+	}
+	var nf netlifyConfig
+	if _, err := toml.DecodeFile("../../netlify.toml", &nf); err != nil {
+		t.Fatal(err)
+	}
+	if got := nf.Build.Environment["GO_VERSION"]; got != netlifyGo {
+		t.Errorf("netlify.toml pins Go %s; netlifyGo is %s", got, netlifyGo)
+	}
+}
+
+type netlifyConfig struct {
+	Build struct {
+		Command     string
+		Publish     string
+		Environment map[string]string
+	}
+}
+
+type workflow struct {
+	On          map[string]any `yaml:"on"`
+	Permissions map[string]string
+	Concurrency struct {
+		Group string
+	}
+	Jobs map[string]workflowJob
+}
+
+type workflowJob struct {
+	Needs       string
+	If          string
+	Environment struct{ Name, URL string }
+	Steps       []workflowStep
+}
+
+type workflowStep struct {
+	Name, ID, If, Uses, Run string
+	With                    map[string]any
+	Env                     map[string]string
+}
+
+func readWorkflow(t *testing.T, repo string) workflow {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(repo, workflowPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf workflow
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatalf("%s: %v", workflowPath, err)
+	}
+	return wf
+}
+
+// TestInitWorkflowSteps reads the GitHub Actions workflow and the
+// Netlify configuration init writes, checks their structure, and runs
+// their commands as the hosts would, with the engram of this checkout:
+// each builds the site.
+func TestInitWorkflowSteps(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed")
+	}
+	bin := buildEngram(t)
+	repo := t.TempDir()
+	if code, stdout, stderr := engram(t, "init", repo); code != exitOK {
+		t.Fatalf("init: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// Dates come from git history, as in a checkout with fetch-depth 0.
+	if _, err := source.CommitFiles(repo, trackedPaths(t, repo), "engram init", "", time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	version, _ := installVersion(mainVersion())
+	checkWorkflow(t, readWorkflow(t, repo), version)
+
+	public := runWorkflowBuild(t, repo, bin, "https://example.github.io/memory")
+	mustExist(t, filepath.Join(public, "api", "v1", "index.json"))
+	if data, err := os.ReadFile(filepath.Join(public, "sitemap.xml")); err != nil || !strings.Contains(string(data), "https://example.github.io/memory/") {
+		t.Errorf("the sitemap does not use the Pages URL (%v):\n%.400s", err, data)
+	}
+	// A pull request: no Pages step, so BASE_URL is empty.
+	public = runWorkflowBuild(t, repo, bin, "")
+	mustExist(t, filepath.Join(public, "api", "v1", "index.json"))
+
+	var nf netlifyConfig
+	if _, err := toml.DecodeFile(filepath.Join(repo, "netlify.toml"), &nf); err != nil {
+		t.Fatal(err)
+	}
+	if nf.Build.Publish != "public" || nf.Build.Environment["GO_VERSION"] != netlifyGo || strings.Contains(nf.Build.Command, "--base-url") {
+		t.Errorf("netlify.toml: %+v", nf.Build)
+	}
+	install, _, _ := strings.Cut(nf.Build.Command, " && ")
+	if want := "go install github.com/engramhq/engram/cmd/engram@" + version; install != want {
+		t.Errorf("netlify.toml installs with %q, want %q", install, want)
+	}
+	public = runNetlifyBuild(t, repo, bin, "https://memory.example.netlify.app")
+	mustExist(t, filepath.Join(public, "api", "v1", "index.json"))
+}
+
+// checkWorkflow checks the workflow's triggers, permissions and steps.
+func checkWorkflow(t *testing.T, wf workflow, version string) {
+	t.Helper()
+	for _, on := range []string{"push", "pull_request", "workflow_dispatch"} {
+		if _, ok := wf.On[on]; !ok {
+			t.Errorf("the workflow does not run on %s", on)
+		}
+	}
+	if want := map[string]string{"contents": "read", "pages": "write", "id-token": "write"}; !mapsEqual(wf.Permissions, want) {
+		t.Errorf("permissions %v, want %v", wf.Permissions, want)
+	}
+	if wf.Concurrency.Group != "pages" {
+		t.Errorf("concurrency group %q", wf.Concurrency.Group)
+	}
+	steps := map[string]workflowStep{}
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			if s.Uses != "" {
+				if !strings.HasPrefix(s.Uses, "actions/") {
+					t.Errorf("%s is not an official action", s.Uses)
+				}
+				name, _, _ := strings.Cut(s.Uses, "@")
+				steps[name] = s
+			}
+			if s.Run != "" {
+				steps[s.Name] = s
+			}
+		}
+	}
+	notOnPR := "github.event_name != 'pull_request'"
+	for _, tc := range []struct {
+		step string
+		ok   func(workflowStep) bool
+	}{
+		{"actions/checkout", func(s workflowStep) bool { return s.Uses == "actions/checkout@v6" && s.With["fetch-depth"] == 0 }},
+		{"actions/setup-go", func(s workflowStep) bool { return s.Uses == "actions/setup-go@v6" && s.With["go-version"] == goMinor }},
+		{"Install engram", func(s workflowStep) bool {
+			return s.Run == "go install github.com/engramhq/engram/cmd/engram@"+version
+		}},
+		{"Check the notes", func(s workflowStep) bool { return s.Run == "engram check --format github" }},
+		{"actions/configure-pages", func(s workflowStep) bool {
+			return s.Uses == "actions/configure-pages@v6" && s.ID == "pages" && s.If == notOnPR
+		}},
+		{"Build the site", func(s workflowStep) bool {
+			return strings.HasPrefix(s.Run, "engram build --out public") && s.Env["BASE_URL"] == "${{ steps.pages.outputs.base_url }}"
+		}},
+		{"actions/upload-pages-artifact", func(s workflowStep) bool {
+			return s.Uses == "actions/upload-pages-artifact@v5" && s.With["path"] == "public" && s.If == notOnPR
+		}},
+		{"actions/deploy-pages", func(s workflowStep) bool { return s.Uses == "actions/deploy-pages@v5" && s.ID == "deployment" }},
+	} {
+		if s, ok := steps[tc.step]; !ok || !tc.ok(s) {
+			t.Errorf("step %s: %+v", tc.step, s)
+		}
+	}
+	deploy := wf.Jobs["deploy"]
+	if deploy.Needs != "build" || deploy.Environment.Name != "github-pages" || deploy.Environment.URL != "${{ steps.deployment.outputs.page_url }}" ||
+		deploy.If != "github.event_name == 'push' && github.ref == format('refs/heads/{0}', github.event.repository.default_branch)" {
+		t.Errorf("deploy job: %+v", deploy)
+	}
+	if len(wf.Jobs["build"].Steps) == 0 || wf.Jobs["build"].If != "" {
+		t.Errorf("build job: %+v", wf.Jobs["build"])
+	}
+}
+
+// runWorkflowBuild runs the run: steps of the workflow's build job in
+// order in repo, with bash as GitHub Actions does, each with its env:
+// ${{ steps.pages.outputs.base_url }} is pagesURL ("" as on a pull
+// request, where the Pages step is skipped). The step "Install engram" is
+// left out: bin, on the PATH, holds the engram of this checkout. It
+// returns the output directory, public/.
+func runWorkflowBuild(t *testing.T, repo, bin, pagesURL string) string {
+	t.Helper()
+	for _, s := range readWorkflow(t, repo).Jobs["build"].Steps {
+		if s.Run == "" || s.Name == "Install engram" {
+			continue
+		}
+		env := []string{}
+		for k, v := range s.Env {
+			env = append(env, k+"="+strings.ReplaceAll(v, "${{ steps.pages.outputs.base_url }}", pagesURL))
+		}
+		if strings.Contains(s.Run+strings.Join(env, " "), "${{") {
+			t.Fatalf("step %q: an expression that is not the Pages URL, or one inline in run:\n%s", s.Name, s.Run)
+		}
+		runStep(t, repo, bin, s.Name, s.Run, env)
+	}
+	return filepath.Join(repo, "public")
+}
+
+// runNetlifyBuild runs the build command of netlify.toml in repo, as
+// Netlify does, with URL set to siteURL, less the go install before its
+// &&: $(go env GOPATH)/bin is bin. It returns the publish directory.
+func runNetlifyBuild(t *testing.T, repo, bin, siteURL string) string {
+	t.Helper()
+	var nf netlifyConfig
+	if _, err := toml.DecodeFile(filepath.Join(repo, "netlify.toml"), &nf); err != nil {
+		t.Fatal(err)
+	}
+	_, build, ok := strings.Cut(nf.Build.Command, " && ")
+	if !ok {
+		t.Fatalf("netlify.toml's command is not install && build: %q", nf.Build.Command)
+	}
+	runStep(t, repo, bin, "netlify build", build, []string{"URL=" + siteURL, "GOPATH=" + filepath.Dir(bin)})
+	return filepath.Join(repo, nf.Build.Publish)
+}
+
+func runStep(t *testing.T, dir, bin, name, script string, env []string) {
+	t.Helper()
+	cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd.Env = append(cmd.Env, env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("step %q (%s): %v\n%s", name, script, err, out)
+	}
+}
+
+func mustExist(t *testing.T, file string) {
+	t.Helper()
+	if _, err := os.Stat(file); err != nil {
+		t.Error(err)
+	}
+}
