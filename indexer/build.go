@@ -31,13 +31,13 @@ const Version = "0.1.0"
 type Options struct {
 	Repo    string
 	Out     string
-	BaseURL string     // overrides engram.toml's base_url when set
+	BaseURL string // overrides engram.toml's base_url when set
 	// HostURL is the deploy URL the host gave the build (Netlify's $URL),
 	// used when neither BaseURL nor engram.toml gives one; HostURLFrom
 	// names it ("$URL"). The caller reads the environment, never engram.
 	HostURL, HostURLFrom string
-	Now     *time.Time // reference time; default the commit time
-	Force   bool       // publish even if the build would drop most notes
+	Now                  *time.Time // reference time; default the commit time
+	Force                bool       // publish even if the build would drop most notes
 	// Redact publishes a build whose files hold secrets, each replaced
 	// by [REDACTED:rule]; without it such a build is refused (SPEC §6).
 	Redact bool

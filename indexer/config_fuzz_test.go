@@ -185,9 +185,9 @@ func TestConfigBaseURL(t *testing.T) {
 func TestResolveBaseURL(t *testing.T) {
 	host := Options{HostURL: "https://deploy-preview-4--memory.netlify.app", HostURLFrom: "$DEPLOY_PRIME_URL"}
 	for _, tc := range []struct {
-		name             string
-		opt              Options
-		configured       string
+		name            string
+		opt             Options
+		configured      string
 		want, from, why string
 	}{
 		{"nothing", Options{}, "", "/", "", ""},
