@@ -71,7 +71,6 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.BaseURL = base.URL
 
 	clock.start("parse")
 	notes, files, pdiags, err := parseAll(ctx, repo, cfg)
@@ -111,7 +110,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	return &Loaded{
 		Config: cfg,
 		Export: export.Input{
-			Title: cfg.Title, BaseURL: cfg.BaseURL, Generator: "engram " + Version,
+			Title: cfg.Title, BaseURL: base.prefix(), RelativeLinks: base.URL == "", Generator: "engram " + Version,
 			Commit: repo.Head, ReferenceTime: ref, Notes: notes, Meta: meta, Graph: g,
 			Feedback: feedback, Decay: cfg.decay(), Diagnostics: public(diags, private), Lessons: clusterLessons(notes, meta),
 			Events: kept, RetentionDays: *cfg.Events.RetentionDays, Related: related.Find(notes),

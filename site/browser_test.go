@@ -117,7 +117,7 @@ func TestBrowserDemo(t *testing.T) {
 	bin := chromium(t)
 	out := filepath.Join(t.TempDir(), "public")
 	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
-	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: filepath.Join("..", "content"), Out: out, Now: &now}); err != nil {
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: filepath.Join("..", "content"), Out: out, Now: &now, BaseURL: "/"}); err != nil {
 		t.Fatal(err)
 	}
 	srv := serveSite(t, out)

@@ -54,7 +54,7 @@ func TestFutureDatedNotes(t *testing.T) {
 			t.Errorf("%s (dated %s) is in episodes.json but has no page: %v", e.ID, e.Date, err)
 		}
 		for _, feed := range []string{"index.xml", "episodes/index.xml"} {
-			if rss, _ := os.ReadFile(filepath.Join(out, feed)); !strings.Contains(string(rss), "<link>"+e.URL+"</link>") {
+			if rss, _ := os.ReadFile(filepath.Join(out, feed)); !strings.Contains(string(rss), "<link>"+strings.TrimPrefix(e.URL, "/")+"</link>") {
 				t.Errorf("%s is not in %s", e.ID, feed)
 			}
 		}

@@ -147,7 +147,8 @@ func buildSite(t *testing.T, repo string) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "public")
 	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
-	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, Now: &now}); err != nil {
+	// Served from the root as a deployed site is: links from "/".
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, Now: &now, BaseURL: "/"}); err != nil {
 		t.Fatal(err)
 	}
 	return out

@@ -13,7 +13,7 @@ import (
 // notKinds are the layouts that are no page kind's: the base, the 404
 // page, the feed and the fallbacks that fail a build whose page kind has
 // no template.
-var notKinds = []string{"baseof.html", "404.html", "rss.xml", "page.html", "section.html"}
+var notKinds = []string{"baseof.html", "404.html", "rss.xml", "sitemap.xml", "page.html", "section.html"}
 
 // TestKindsHaveTemplates keeps the kinds and their templates in
 // agreement: each kind has layouts/<kind>.html, and each layout is a

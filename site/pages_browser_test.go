@@ -99,7 +99,7 @@ func TestBrowserPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "public")
-	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out}); err != nil {
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, BaseURL: "/"}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -482,7 +482,8 @@ func readJSON(t *testing.T, file string, v any) {
 
 // TestSiteLinksResolve: every link and every file a page of the built
 // demo and of a generated repository loads (href, src) names a file of
-// the output, and every page has its JSON twin. An episode page weighs at
+// the output (without a base URL, a file and not a folder, as a browser
+// needs from disk), and every page has its JSON twin. An episode page weighs at
 // most 50 KB with the CSS and JS it loads (issue 7).
 func TestSiteLinksResolve(t *testing.T) {
 	o := gen.Sized(120)
@@ -492,10 +493,14 @@ func TestSiteLinksResolve(t *testing.T) {
 	if err := source.WriteRepo(repo, corpus.Commits); err != nil {
 		t.Fatal(err)
 	}
-	for name, dir := range map[string]string{"demo": filepath.Join("..", "content"), "generated": repo} {
+	// Without a base URL the pages link relatively; with one from the
+	// root ("/"), as served from a host's root.
+	for name, tc := range map[string]struct{ repo, base string }{
+		"demo": {filepath.Join("..", "content"), ""}, "generated": {repo, ""}, "demo from /": {filepath.Join("..", "content"), "/"},
+	} {
 		t.Run(name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "public")
-			if _, err := indexer.Build(context.Background(), indexer.Options{Repo: dir, Out: out}); err != nil {
+			if _, err := indexer.Build(context.Background(), indexer.Options{Repo: tc.repo, Out: out, BaseURL: tc.base}); err != nil {
 				t.Fatal(err)
 			}
 			checkLinks(t, out)
@@ -557,7 +562,11 @@ func checkEpisodeWeight(t *testing.T, out string) {
 		}
 		total := len(data)
 		for _, m := range assetAttr.FindAllStringSubmatch(string(data), -1) {
-			fi, err := os.Stat(filepath.Join(out, filepath.FromSlash(m[1])))
+			asset := filepath.Join(out, filepath.FromSlash(m[1]))
+			if !strings.HasPrefix(m[1], "/") {
+				asset = filepath.Join(filepath.Dir(p), filepath.FromSlash(m[1]))
+			}
+			fi, err := os.Stat(asset)
 			if err != nil {
 				t.Fatalf("%s loads %s: %v", p, m[1], err)
 			}
@@ -596,16 +605,24 @@ func checkLinks(t *testing.T, out string) {
 		}
 		for _, m := range linkAttr.FindAllStringSubmatch(string(data), -1) {
 			target := strings.ReplaceAll(m[1], "&amp;", "&")
-			if !strings.HasPrefix(target, "/") || strings.HasPrefix(target, "//") {
-				continue // external, or an anchor on the page
-			}
 			u, err := url.Parse(target)
 			if err != nil {
 				t.Errorf("%s: bad link %q", p, target)
 				continue
 			}
+			if u.Scheme != "" || u.Host != "" || u.Path == "" {
+				continue // external, or an anchor on the page
+			}
 			f := filepath.Join(out, filepath.FromSlash(u.Path))
-			if strings.HasSuffix(u.Path, "/") {
+			if !strings.HasPrefix(u.Path, "/") {
+				// Relative, as a site built without a base URL links:
+				// to a file, which a browser opens from disk too.
+				f = filepath.Join(filepath.Dir(p), filepath.FromSlash(u.Path))
+				if strings.HasSuffix(u.Path, "/") && broken < 20 {
+					broken++
+					t.Errorf("%s links to the folder %s, which a browser lists from disk", p, target)
+				}
+			} else if strings.HasSuffix(u.Path, "/") {
 				f = filepath.Join(f, "index.html")
 			}
 			if _, err := os.Stat(f); err != nil && broken < 20 {

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/afero"
 )
 
-// A site built without a base URL (export.RelativeBase) must work opened
+// A site built without a base URL (export.Site.RelativeLinks) must work opened
 // from disk (file://) and served under any path (SPEC §4): Hugo renders it
 // with links from the site's root ("/episodes/x/"), and relativeFs, Hugo's
 // destination, rewrites them in each HTML page as Hugo writes it, relative
@@ -17,10 +17,13 @@ import (
 // where it would list a folder ("../../episodes/x/index.html").
 
 // rootLinkAttrs are the attributes whose values are links in the pages the
-// templates make; each is written as name="value" (html/template quotes
+// templates make, and whether a folder they name is a page; each is written as name="value" (html/template quotes
 // every attribute, goldmark and engram's renderers too), and a value that
 // starts with "/" (but not "//") is a link from the site's root.
-var rootLinkAttrs = []string{" href", " src", " action", " data-src", " content"}
+// A link to a folder in href or action is to its page, index.html; in src,
+// data-src or content (the engram-api meta) a folder stays one: the
+// scripts add file names to it.
+var rootLinkAttrs = map[string]bool{" href": true, " action": true, " src": false, " data-src": false, " content": false}
 
 // relativeFs writes files into the publish directory root, rewriting
 // the links of every .html file.
@@ -74,8 +77,9 @@ func (f *relativeFile) Close() error {
 
 // relativeLinks rewrites every link from the site's root in page (see
 // rootLinkAttrs) relative to the page, up being the path from the page's
-// folder to the root: "/x/" becomes up+"x/index.html", "/" up+"index.html",
-// "/css/a.css" up+"css/a.css"; a query or fragment is kept.
+// folder to the root: "/x/" becomes up+"x/index.html" (in src, data-src
+// or content up+"x/"), "/" up+"index.html", "/css/a.css" up+"css/a.css";
+// a query or fragment is kept.
 func relativeLinks(page []byte, up string) []byte {
 	var out bytes.Buffer
 	out.Grow(len(page) + len(page)/16)
@@ -88,36 +92,41 @@ func relativeLinks(page []byte, up string) []byte {
 		}
 		start := at + len(mark) - 1 // the value's "/"
 		end := bytes.IndexByte(page[start:], '"')
-		if end < 0 || !linkAttr(page[:at]) || (start+1 < len(page) && page[start+1] == '/') {
+		toPage, isLink := linkAttr(page[:at])
+		if end < 0 || !isLink || (start+1 < len(page) && page[start+1] == '/') {
 			out.Write(page[:start+1])
 			page = page[start+1:]
 			continue
 		}
 		out.Write(page[:start])
-		out.WriteString(relativeLink(string(page[start:start+end]), up))
+		out.WriteString(relativeLink(string(page[start:start+end]), up, toPage))
 		page = page[start+end:]
 	}
 }
 
-// linkAttr reports whether before ends with the name of a link attribute.
-func linkAttr(before []byte) bool {
-	for _, a := range rootLinkAttrs {
+// linkAttr reports whether before ends with the name of a link attribute,
+// and whether that attribute's folder is a page.
+func linkAttr(before []byte) (toPage, ok bool) {
+	for a, page := range rootLinkAttrs {
 		if bytes.HasSuffix(before, []byte(a)) {
-			return true
+			return page, true
 		}
 	}
-	return false
+	return false, false
 }
 
 // relativeLink is link (from the site's root) relative to a page up
-// folders below the root.
-func relativeLink(link, up string) string {
+// folders below the root; toPage names a folder's index.html.
+func relativeLink(link, up string, toPage bool) string {
 	p, rest := link[1:], ""
 	if i := strings.IndexAny(p, "?#"); i >= 0 {
 		p, rest = p[:i], p[i:]
 	}
-	if p == "" || strings.HasSuffix(p, "/") {
+	if toPage && (p == "" || strings.HasSuffix(p, "/")) {
 		p += "index.html"
+	}
+	if p == "" && up == "" {
+		p = "./"
 	}
 	return up + p + rest
 }

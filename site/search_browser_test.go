@@ -26,7 +26,7 @@ func TestBrowserSearchPlantedWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "public")
-	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out}); err != nil {
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, BaseURL: "/"}); err != nil {
 		t.Fatal(err)
 	}
 	srv := serveSite(t, out)

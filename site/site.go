@@ -73,7 +73,7 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 	stage("hugo")
 	twins := make(chan error, 1)
 	go func() { twins <- writeTwins(publishDir, ps, api) }()
-	err := renderHugoFs(ctx, src, workDir, publishDir, log, s.Relative())
+	err := renderHugoFs(ctx, src, workDir, publishDir, log, s.RelativeLinks)
 	return errors.Join(err, <-twins)
 }
 
@@ -166,7 +166,7 @@ page = ["html"]
 enableInlineShortcodes = false
 [security.funcs]
 getenv = []
-`, s.BaseURL, s.Title, s.Relative())
+`, s.BaseURL, s.Title, s.RelativeLinks)
 }
 
 // copyFS copies the embedded layouts/ and static/ trees into dir.

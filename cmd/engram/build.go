@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -54,12 +55,15 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	printSummary(stdout, r, time.Since(began))
-	if !r.BaseURL.Absolute() {
+	switch b := r.BaseURL; {
+	case b.URL == "":
 		why := ""
-		if r.BaseURL.Why != "" {
-			why = " (" + r.BaseURL.Why + ")"
+		if b.Why != "" {
+			why = " (" + b.Why + ")"
 		}
 		fmt.Fprintf(stderr, "engram: no base URL%s: the sitemap, RSS, feed.json and llms.txt link relatively, which their readers may not follow; give one with --base-url, base_url in engram.toml, or by building on Netlify. The pages link relatively and work from disk or under any path.\n", why)
+	case !b.Absolute():
+		fmt.Fprintf(stderr, "engram: the base URL %s (%s) has no host: the sitemap, RSS, feed.json and llms.txt link with paths, which their readers may not follow; give the whole URL (https://host%s).\n", b.URL, b.From, b.URL)
 	}
 	if r.CacheErr != nil {
 		fmt.Fprintf(stderr, "engram: warning: the query cache and search index could not be written (%v); queries will read the repository again\n", r.CacheErr)
@@ -104,13 +108,22 @@ func printSummary(w io.Writer, r *indexer.Report, total time.Duration) {
 		fmt.Fprintf(w, "  %-14s %6d ms\n", s.Name, s.Duration.Milliseconds())
 	}
 	fmt.Fprintf(w, "Total in %d ms\n\n", total.Milliseconds())
-	index := filepath.Join(r.Out, "index.html")
-	if r.BaseURL.Absolute() {
-		fmt.Fprintf(w, "The site is in %s, for %s (from %s): publish that folder as it is.\n", r.Out, r.BaseURL.URL, r.BaseURL.From)
-		fmt.Fprintf(w, "Look at it with engram serve (a live preview), or serve the folder: python3 -m http.server -d %s\n", r.Out)
-		return
+	switch b := r.BaseURL; {
+	case b.URL == "":
+		fmt.Fprintf(w, "The site is in %s. Look at it: open %s in a browser, or run engram serve (a live preview).\n", r.Out, fileURL(filepath.Join(r.Out, "index.html")))
+	default:
+		fmt.Fprintf(w, "The site is in %s, for %s (from %s): publish that folder as it is.\n", r.Out, b.URL, b.From)
+		fmt.Fprintln(w, "Look at it with engram serve (a live preview of the repository).")
 	}
-	fmt.Fprintf(w, "The site is in %s. Look at it: open %s in a browser, or run engram serve (a live preview).\n", r.Out, index)
+}
+
+// fileURL is the file:// URL of file, which terminals let one open.
+func fileURL(file string) string {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return file
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 }
 
 // hostURL is the deploy URL the host gives the build in its environment

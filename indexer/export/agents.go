@@ -86,22 +86,11 @@ func (s *Site) llmsTxt(budget int) []byte {
 	return []byte(w.String())
 }
 
-// RelativeBase is the base URL of a site built without one (SPEC §4):
-// links are paths from the site's root in the JSON, relative to the page
-// in the HTML (site.Render), and relative to the file in the files that
-// live at the root and need full URLs elsewhere (feed.json, llms.txt, the
-// sitemap and RSS), so that the site works opened from disk or under any
-// path.
-const RelativeBase = "/"
-
-// Relative reports whether the site has no absolute base URL.
-func (s *Site) Relative() bool { return s.BaseURL == RelativeBase }
-
 // atRoot is the link to u (a URL made with the base URL) from a file at
 // the site's root: u itself, or without a base URL the path from the root
 // ("episodes/x/", "./" for the root itself).
 func (s *Site) atRoot(u string) string {
-	if !s.Relative() || !strings.HasPrefix(u, "/") {
+	if !s.RelativeLinks || !strings.HasPrefix(u, "/") {
 		return u
 	}
 	if u == "/" {

@@ -16,6 +16,9 @@ import (
 type Input struct {
 	Title         string
 	BaseURL       string // ends in "/"
+	// RelativeLinks: the site has no base URL (BaseURL is "/"); see
+	// Site.RelativeLinks.
+	RelativeLinks bool
 	Generator     string
 	Commit        string
 	ReferenceTime time.Time
@@ -72,7 +75,7 @@ func formatTime(t time.Time) string {
 // Documents builds every document of the site.
 func Documents(in Input) *Site {
 	x := newExporter(in)
-	s := &Site{Title: in.Title, BaseURL: in.BaseURL, ReferenceTime: in.ReferenceTime, RetentionDays: in.RetentionDays}
+	s := &Site{Title: in.Title, BaseURL: in.BaseURL, RelativeLinks: in.RelativeLinks, ReferenceTime: in.ReferenceTime, RetentionDays: in.RetentionDays}
 	for i := range in.Notes {
 		n := &in.Notes[i]
 		switch {

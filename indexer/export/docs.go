@@ -382,8 +382,15 @@ type Manifest struct {
 
 // Site is every document of one build.
 type Site struct {
-	Title         string
-	BaseURL       string
+	Title   string
+	BaseURL string
+	// RelativeLinks: the site has no base URL (SPEC §4), and BaseURL is
+	// "/". Its links are then paths from the site's root in the JSON,
+	// relative to the page in the HTML (site.Render), and relative to the
+	// file in the files that live at the root and need full URLs
+	// elsewhere (feed.json, llms.txt, the sitemap and RSS), so that the
+	// site works opened from disk or served under any path.
+	RelativeLinks bool
 	ReferenceTime time.Time
 	Manifest      Manifest
 	Episodes      []Episode // sorted by date descending, then id

@@ -212,13 +212,16 @@
     return h >>> 0;
   }
   var base = (document.querySelector("meta[name=engram-api]") || {}).content || "/api/v1/";
-  // pageURL is the address of a page whose url the JSON gives: absolute
-  // when the site has a base URL; without one, a path from the site's
-  // root, which the page's engram-api link locates (the site may be
-  // served under any path).
+  // pageURL is the address of a page whose url the JSON gives. A site
+  // built without a base URL links its API relatively (engram-api is
+  // "../api/v1/"), and its urls are paths from the site's root, wherever
+  // that is served; otherwise a url is what it says.
   function pageURL(u) {
-    var api = new URL((document.querySelector("meta[name=engram-api]") || {}).content || "/api/v1/", location.href);
-    return /^\/(?!\/)/.test(u) ? new URL(u.slice(1), new URL("../../", api)).href : new URL(u, location.href).href;
+    var meta = (document.querySelector("meta[name=engram-api]") || {}).content || "/api/v1/";
+    if (/^\/(?!\/)/.test(u) && !/^(\/|[a-z][a-z0-9+.-]*:)/i.test(meta)) {
+      return new URL(u.slice(1), new URL("../../", new URL(meta, location.href))).href;
+    }
+    return new URL(u, location.href).href;
   }
   var cache = {};
   function fetchJSON(path) {
