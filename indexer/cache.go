@@ -134,7 +134,8 @@ func Snapshot(ctx context.Context, opt Options, parts Part) (*query.Snapshot, Sn
 
 // Fingerprint is the repository's fingerprint as Snapshot compares it
 // with the cache's: a caller that holds a snapshot learns from it whether
-// the repository moved on, without reading the cache again.
+// the repository moved on, without reading the cache again. A repository
+// that is not there is the error a build gives.
 func Fingerprint(opt Options) (string, error) {
 	opt = opt.withDefaults()
 	if dir, err := cacheDir(opt.Repo, opt.CacheDir); err == nil {
@@ -142,7 +143,11 @@ func Fingerprint(opt Options) (string, error) {
 			opt.Out = meta.Out
 		}
 	}
-	return fingerprint(opt)
+	fp, err := fingerprint(opt)
+	if err != nil {
+		return "", newRepoError(opt.Repo, err)
+	}
+	return fp, nil
 }
 
 // fingerprint is the repository's fingerprint, leaving out the build's

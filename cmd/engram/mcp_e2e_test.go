@@ -145,7 +145,7 @@ func inspectorOverStdio(t *testing.T, bin, repo string, env []string) {
 
 // demoCopy is the demo memory (content/) in a git repository of its own,
 // for tests that write.
-func demoCopy(t *testing.T) string {
+func demoCopy(t testing.TB) string {
 	t.Helper()
 	files := map[string][]byte{}
 	err := filepath.WalkDir(demoRepo, func(p string, d fs.DirEntry, err error) error {

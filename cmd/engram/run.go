@@ -46,6 +46,7 @@ Usage:
   engram thread status THREAD pending|processing|completed [--commit]
   engram init [DIR] [--force]            a new memory repository (docs/publishing.md)
   engram hook install [--repo DIR] [--force]   a git pre-push hook: engram check --strict
+  engram serve [--repo DIR] [--port 1313] [--now TIME]   live preview on localhost
   engram mcp [--repo DIR] [--now TIME]   MCP server on stdio (docs/mcp.md)
   engram version
 
@@ -59,6 +60,11 @@ A build refuses when a file holds a secret (gitleaks' default rules, and
 engram's own for a password in a URL): allow a false positive by its
 fingerprint in .gitleaksignore, or build with --redact to publish it as
 [REDACTED:rule].
+
+engram serve builds the working tree as build does into a temporary
+directory, serves it on localhost with the published site's headers, and
+rebuilds when the repository changes: open pages reload, and errors show
+in the terminal and on the page (docs/publishing.md).
 
 The write commands (new, feedback, events add, link, thread status) take
 --repo. In a git repository they stage what they write (engram reads only
@@ -122,6 +128,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdInit(ctx, args[1:], stdout, stderr)
 	case "hook":
 		err = cmdHook(ctx, args[1:], stdout, stderr)
+	case "serve":
+		err = cmdServe(ctx, args[1:], stdout, stderr)
 	case "mcp":
 		err = cmdMCP(ctx, args[1:], stdout, stderr)
 	case "version", "--version":

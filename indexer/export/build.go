@@ -14,8 +14,8 @@ import (
 
 // Input is what the export stage needs from earlier stages.
 type Input struct {
-	Title         string
-	BaseURL       string // ends in "/"
+	Title   string
+	BaseURL string // ends in "/"
 	// RelativeLinks: the site has no base URL (BaseURL is "/"); see
 	// Site.RelativeLinks.
 	RelativeLinks bool
