@@ -36,6 +36,12 @@ y
 k
 -- episodes/me.local.md --
 mine
+-- public/api/v1/index.json --
+{}
+-- public/api/v1/schema/index.schema.json --
+{}
+-- public/index.html --
+<p>an engram build's output</p>
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -48,13 +54,13 @@ mine
 	if got, want := paths(repo), []string{".gitignore", "episodes/a.md", "episodes/staged.md"}; !slices.Equal(got, want) {
 		t.Errorf("files = %v, want %v", got, want)
 	}
-	wantDiags := []string{"drafts/ source-untracked", "episodes/draft.md source-untracked", "episodes/me.local.md source-ignored", "secret/ source-ignored"}
+	wantDiags := []string{"drafts/ source-untracked", "episodes/draft.md source-untracked", "episodes/me.local.md source-ignored", "public/ source-output", "secret/ source-ignored"}
 	if got := rules(diags); !slices.Equal(got, wantDiags) {
 		t.Errorf("diags = %v, want %v", got, wantDiags)
 	}
 	for _, d := range diags {
 		want := note.Warning
-		if d.Rule == "source-ignored" {
+		if d.Rule == "source-ignored" || d.Rule == "source-output" {
 			want = note.Info
 		}
 		if d.Severity != want {

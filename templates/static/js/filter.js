@@ -98,6 +98,9 @@
     });
   }
 
+  // Opened from disk, a page cannot read its JSON twin: the filter stays
+  // hidden and the links by outcome, tag and month do its work.
+  if (location.protocol === "file:") return;
   form.hidden = false;
   form.addEventListener("submit", apply);
   form.addEventListener("change", apply);

@@ -711,7 +711,7 @@
       window.addEventListener("resize", resize);
     })
     .catch(function () {
-      say("The drawing could not be loaded; the tables below list the nodes.");
+      say(location.protocol === "file:" ? "The drawing reads the graph's JSON, which a browser does not let a page opened from disk do: serve the folder (engram serve, or python3 -m http.server). The tables below list the nodes." : "The drawing could not be loaded; the tables below list the nodes.");
       canvas.hidden = true;
     });
 })();

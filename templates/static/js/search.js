@@ -308,6 +308,11 @@
     if (input) input.value = q;
     box.replaceChildren(el("p", "muted", q ? "Searching…" : "Type a query."));
     if (!q) return;
+    if (location.protocol === "file:") {
+      // Browsers do not let a page opened from disk read the index.
+      box.replaceChildren(el("p", "missing", "Search reads the site's index, which a browser does not let a page opened from disk do: serve the folder (engram serve, or python3 -m http.server) and search there."));
+      return;
+    }
     search(q, 10).then(function (r) { render(box, q, r); }, function (err) {
       box.replaceChildren(el("p", "missing", "Search failed: " + err.message));
     });
