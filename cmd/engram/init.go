@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -33,6 +36,11 @@ func cmdInit(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	files, err := scaffold(version, time.Now())
 	if err != nil {
 		return fmt.Errorf("init: %w", err)
+	}
+	// The build's output stays out of git: a .gitignore that says so,
+	// unless the repository has one (which init leaves as it is).
+	if _, err := os.Stat(filepath.Join(dir, ".gitignore")); errors.Is(err, fs.ErrNotExist) {
+		files = append(files, indexer.File{Path: ".gitignore", Data: []byte("# The output of engram build --out public: built on every push, never committed.\npublic/\n")})
 	}
 	if ex := indexer.Existing(dir, files); len(ex) > 0 && !*force {
 		return fmt.Errorf("init: %s already exist in %s; nothing was written (--force replaces them)", strings.Join(ex, ", "), dir)
@@ -64,7 +72,7 @@ func printNext(w io.Writer, dir string) {
 	if dir != "." {
 		fmt.Fprintln(w, "  cd "+shellQuote(dir))
 	}
-	fmt.Fprintf(w, `  engram build --out public   the site and its JSON API (public/ is output: keep it out of git)
+	fmt.Fprintf(w, `  engram build --out public   the site and its JSON API (public/ is output, kept out of git)
   engram serve                a live preview
   engram hook install         check the notes before every git push
   git commit -m "engram init" && git push

@@ -72,16 +72,16 @@ func TestInit(t *testing.T) {
 		}
 	}
 	files := snapshotFiles(t, dir)
-	if len(files) != 5 {
-		t.Errorf("init wrote %d files, want 5: %v", len(files), files)
+	if len(files) != 6 {
+		t.Errorf("init wrote %d files, want 6: %v", len(files), files)
 	}
 	for _, f := range initFiles {
 		if _, ok := files[f]; !ok {
 			t.Errorf("init wrote no %s", f)
 		}
 	}
-	if got := trackedPaths(t, dir); len(got) != 5 {
-		t.Errorf("git tracks %v, want the 5 files init wrote", got)
+	if got := trackedPaths(t, dir); len(got) != 6 {
+		t.Errorf("git tracks %v, want the 6 files init wrote", got)
 	}
 	for name, data := range files {
 		if m := regexp.MustCompile(`@[A-Z_]+@`).FindString(data); m != "" {
@@ -166,6 +166,7 @@ func TestInitExistingRepository(t *testing.T) {
 	dir := t.TempDir()
 	err := source.WriteRepo(dir, []source.Commit{{When: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC), Files: map[string][]byte{
 		"README.md": []byte("# Our memory\n"), "notes/retries.md": []byte("---\ntitle: retries\ntype: concept\n---\nRetrying.\n"),
+		".gitignore": []byte("# ours\n"),
 	}}})
 	if err != nil {
 		t.Fatal(err)
@@ -175,8 +176,12 @@ func TestInitExistingRepository(t *testing.T) {
 		t.Fatalf("init: exit %d\n%s%s", code, stdout, stderr)
 	}
 	got := trackedPaths(t, dir)
-	if len(got) != 7 || slices.Contains(got, "scratch.txt") || !slices.Contains(got, "README.md") || !slices.Contains(got, workflowPath) {
-		t.Errorf("git tracks %v: want README.md, notes/retries.md and init's 5 files", got)
+	if len(got) != 8 || slices.Contains(got, "scratch.txt") || !slices.Contains(got, "README.md") || !slices.Contains(got, workflowPath) {
+		t.Errorf("git tracks %v: want README.md, notes/retries.md, .gitignore and init's 5 files", got)
+	}
+	// The repository's own .gitignore is left as it is.
+	if data, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err != nil || string(data) != "# ours\n" {
+		t.Errorf(".gitignore is now %q (%v)", data, err)
 	}
 
 	sub := filepath.Join(dir, "content")
@@ -186,8 +191,8 @@ func TestInitExistingRepository(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(sub, ".git")); err == nil {
 		t.Error("init made a repository inside the repository")
 	}
-	if got := trackedPaths(t, sub); len(got) != 5 {
-		t.Errorf("in the folder git tracks %v, want init's 5 files", got)
+	if got := trackedPaths(t, sub); len(got) != 6 || !slices.Contains(got, ".gitignore") {
+		t.Errorf("in the folder git tracks %v, want init's 5 files and a .gitignore", got)
 	}
 }
 
