@@ -180,8 +180,9 @@ func TestConfigBaseURL(t *testing.T) {
 }
 
 // TestResolveBaseURL: --base-url, else engram.toml, else the host's
-// deploy URL; a path has no host, so the site links relatively; a host's
-// variable that is not an http(s) URL is not used, and says why.
+// deploy URL; none leaves the site relative; a path has no host, so it is
+// not absolute; a host's variable that is not an http(s) URL is not used,
+// and says why.
 func TestResolveBaseURL(t *testing.T) {
 	host := Options{HostURL: "https://deploy-preview-4--memory.netlify.app", HostURLFrom: "$DEPLOY_PRIME_URL"}
 	for _, tc := range []struct {
@@ -189,23 +190,27 @@ func TestResolveBaseURL(t *testing.T) {
 		opt             Options
 		configured      string
 		want, from, why string
+		absolute        bool
 	}{
-		{"nothing", Options{}, "", "/", "", ""},
-		{"flag", Options{BaseURL: "https://a.example/m", HostURL: "https://b.example/"}, "https://c.example/", "https://a.example/m/", "--base-url", ""},
-		{"engram.toml", Options{HostURL: "https://b.example/"}, "https://c.example/", "https://c.example/", ConfigFile, ""},
-		{"host", host, "", "https://deploy-preview-4--memory.netlify.app/", "$DEPLOY_PRIME_URL", ""},
-		{"root path", Options{}, "/", "/", "", ""},
-		{"path", Options{}, "/memory/", "/", "", `the base URL "/memory/" of engram.toml has no host`},
-		{"host not a URL", Options{HostURL: "memory.example", HostURLFrom: "$URL"}, "", "/", "", `$URL is "memory.example", not an http(s) URL`},
-		{"host javascript", Options{HostURL: "javascript:alert(1)", HostURLFrom: "$URL"}, "", "/", "", `$URL is "javascript:alert(1)", not an http(s) URL`},
+		{"nothing", Options{}, "", "", "", "", false},
+		{"flag", Options{BaseURL: "https://a.example/m", HostURL: "https://b.example/"}, "https://c.example/", "https://a.example/m/", "--base-url", "", true},
+		{"engram.toml", Options{HostURL: "https://b.example/"}, "https://c.example/", "https://c.example/", ConfigFile, "", true},
+		{"host", host, "", "https://deploy-preview-4--memory.netlify.app/", "$DEPLOY_PRIME_URL", "", true},
+		{"root path", Options{}, "/", "/", ConfigFile, "", false},
+		{"path", Options{BaseURL: "/memory"}, "", "/memory/", "--base-url", "", false},
+		{"host not a URL", Options{HostURL: "memory.example", HostURLFrom: "$URL"}, "", "", "", `$URL is "memory.example", not an http(s) URL`, false},
+		{"host javascript", Options{HostURL: "javascript:alert(1)", HostURLFrom: "$URL"}, "", "", "", `$URL is "javascript:alert(1)", not an http(s) URL`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := resolveBaseURL(tc.opt, tc.configured)
 			if err != nil || b.URL != tc.want || b.From != tc.from || b.Why != tc.why {
 				t.Errorf("got %+v, %v; want %q from %q, why %q", b, err, tc.want, tc.from, tc.why)
 			}
-			if b.Absolute() != (tc.want != "/") {
+			if b.Absolute() != tc.absolute {
 				t.Errorf("Absolute() = %v for %q", b.Absolute(), b.URL)
+			}
+			if want := map[bool]string{true: "/", false: b.URL}[b.URL == ""]; b.prefix() != want {
+				t.Errorf("prefix() = %q, want %q", b.prefix(), want)
 			}
 		})
 	}

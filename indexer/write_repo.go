@@ -128,7 +128,7 @@ func (t *txn) abs(p string) string { return filepath.Join(t.opt.Repo, filepath.F
 // win twice.
 func (t *txn) create(p string, data []byte) error {
 	target := t.abs(p)
-	tmp, err := tempBeside(target, data)
+	tmp, err := tempBeside(target, data, 0o644)
 	if err != nil {
 		return err
 	}
@@ -152,7 +152,7 @@ func (t *txn) replace(p string, data []byte) error {
 	if oldErr != nil && !errors.Is(oldErr, fs.ErrNotExist) {
 		return fmt.Errorf("read %s: %w", p, oldErr)
 	}
-	tmp, err := tempBeside(target, data)
+	tmp, err := tempBeside(target, data, 0o644)
 	if err != nil {
 		return err
 	}
@@ -166,17 +166,33 @@ func (t *txn) replace(p string, data []byte) error {
 			os.Remove(target)
 			return
 		}
-		if tmp, err := tempBeside(target, old); err == nil {
+		if tmp, err := tempBeside(target, old, 0o644); err == nil {
 			os.Rename(tmp, target)
 		}
 	})
 	return nil
 }
 
+// WriteFileAtomic writes data to file as the write commands write: into a
+// temporary file beside it, synced, then renamed over it, so that a reader
+// sees the old file or the new one, never a part (engram hook install's
+// hook).
+func WriteFileAtomic(file string, data []byte, perm os.FileMode) error {
+	tmp, err := tempBeside(file, data, perm)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, file); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	return nil
+}
+
 // tempBeside writes data to a new temporary file in target's directory,
-// synced to disk, and returns its name. A directory in the way of the
-// target's folder is an error, never removed.
-func tempBeside(target string, data []byte) (string, error) {
+// synced to disk, with mode perm, and returns its name. A directory in the
+// way of the target's folder is an error, never removed.
+func tempBeside(target string, data []byte, perm os.FileMode) (string, error) {
 	dir := filepath.Dir(target)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("write %s: %w", target, err)
@@ -196,7 +212,7 @@ func tempBeside(target string, data []byte) (string, error) {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
+		err = os.Chmod(f.Name(), perm)
 	}
 	if err != nil {
 		os.Remove(f.Name())

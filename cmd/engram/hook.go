@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/source"
 )
 
@@ -60,7 +61,7 @@ func cmdHook(_ context.Context, args []string, stdout, _ io.Writer) error {
 	case !hasMarker(old) && !*force:
 		return fmt.Errorf("hook install: %s exists and engram did not write it; it is left as it is. Add this line to it yourself:\n\n    %s\n\nor replace it with engram's hook: engram hook install --force", file, checkLine(h.Prefix))
 	}
-	if err := writeExecutable(file, script); err != nil {
+	if err := indexer.WriteFileAtomic(file, script, 0o755); err != nil {
 		return fmt.Errorf("hook install: %w", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s: git push now runs engram check --strict --repo %s first, and stops on an error\n", file, repoArg(h.Prefix))
@@ -153,34 +154,4 @@ func stablePath(exe string, passing ...string) string {
 		}
 	}
 	return exe
-}
-
-// writeExecutable writes a script atomically: beside the file, then
-// renamed over it.
-func writeExecutable(file string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(file), ".engram-hook-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o755)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), file)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("write %s: %w", file, err)
-	}
-	return nil
 }
