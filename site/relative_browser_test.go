@@ -114,52 +114,7 @@ func TestSubpath(t *testing.T) {
 	t.Cleanup(srv.Close)
 	start := srv.URL + "/memory/"
 
-	seen := map[string]bool{start: true}
-	queue := []string{start}
-	pages, checked := 0, 0
-	for len(queue) > 0 {
-		page := queue[0]
-		queue = queue[1:]
-		res, err := http.Get(page)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if res.StatusCode != http.StatusOK {
-			t.Errorf("%s: %s", page, res.Status)
-			continue
-		}
-		if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
-			continue
-		}
-		pages++
-		base, _ := url.Parse(page)
-		for _, l := range pageLinks(t, body) {
-			u, err := base.Parse(l)
-			if err != nil {
-				t.Errorf("%s: link %q: %v", page, l, err)
-				continue
-			}
-			if u.Host != base.Host {
-				continue
-			}
-			u.Fragment, u.RawQuery = "", ""
-			if !strings.HasPrefix(u.Path, "/memory/") {
-				t.Errorf("%s links %s, outside /memory/", page, u.Path)
-				continue
-			}
-			if s := u.String(); !seen[s] {
-				seen[s] = true
-				checked++
-				queue = append(queue, s)
-			}
-		}
-	}
-	if pages < 100 {
-		t.Errorf("only %d pages reached from /memory/", pages)
-	}
-	t.Logf("%d pages, %d distinct links under /memory/", pages, checked)
+	crawlSite(t, start)
 
 	bin := chromium(t)
 	ctx := newBrowser(t, bin)
@@ -202,6 +157,77 @@ func TestSubpath(t *testing.T) {
 	if p := problems.take(); len(p) > 0 {
 		t.Errorf("problems in the browser: %v", p)
 	}
+}
+
+// crawlSite fetches every page reachable from start, the site's root,
+// and checks that each link and asset of each names a page under start
+// that answers 200.
+func crawlSite(t *testing.T, start string) {
+	t.Helper()
+	root, _ := url.Parse(start)
+	seen := map[string]bool{start: true}
+	queue := []string{start}
+	pages, checked := 0, 0
+	for len(queue) > 0 {
+		page := queue[0]
+		queue = queue[1:]
+		res, err := http.Get(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("%s: %s", page, res.Status)
+			continue
+		}
+		if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+			continue
+		}
+		pages++
+		base, _ := url.Parse(page)
+		for _, l := range pageLinks(t, body) {
+			u, err := base.Parse(l)
+			if err != nil {
+				t.Errorf("%s: link %q: %v", page, l, err)
+				continue
+			}
+			if u.Host != base.Host {
+				continue
+			}
+			u.Fragment, u.RawQuery = "", ""
+			if !strings.HasPrefix(u.Path, root.Path) {
+				t.Errorf("%s links %s, outside %s", page, u.Path, root.Path)
+				continue
+			}
+			if s := u.String(); !seen[s] {
+				seen[s] = true
+				checked++
+				queue = append(queue, s)
+			}
+		}
+	}
+	if pages < 100 {
+		t.Errorf("only %d pages reached from %s", pages, start)
+	}
+	t.Logf("%d pages, %d distinct links under %s", pages, checked, root.Path)
+
+}
+
+// TestProjectPages builds the demo with a base URL that has a path, as a
+// GitHub project site has (https://owner.github.io/REPO/), serves it
+// there, and crawls it: every link stays under the path and answers.
+func TestProjectPages(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	mux := http.NewServeMux()
+	mux.Handle("/REPO/", site.Handler(out, "/REPO"))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: filepath.Join("..", "content"), Out: out, Now: &now, BaseURL: srv.URL + "/REPO/"}); err != nil {
+		t.Fatal(err)
+	}
+	crawlSite(t, srv.URL+"/REPO/")
 }
 
 // pageLinks are the links and assets of an HTML page: href, src, action

@@ -24,11 +24,23 @@ type progress struct {
 
 const progressAfter = 1500 * time.Millisecond
 
-// startProgress starts showing progress on w if w is a terminal; the
-// zero progress it returns otherwise does nothing.
+// startProgress starts showing progress on w if w is a terminal outside
+// CI; the progress it returns otherwise does nothing.
 func startProgress(w io.Writer, began time.Time) *progress {
+	return newProgress(w, began, showProgress(w, os.Getenv))
+}
+
+// showProgress reports whether progress goes to w: a terminal, not CI's
+// ($CI set, as GitHub Actions, Netlify and most CI services set it), not
+// a dumb one.
+func showProgress(w io.Writer, getenv func(string) string) bool {
+	return isTerminal(w) && getenv("CI") == "" && getenv("TERM") != "dumb"
+}
+
+// newProgress shows progress on w when show is true.
+func newProgress(w io.Writer, began time.Time, show bool) *progress {
 	p := &progress{w: w, began: began}
-	if !isTerminal(w) || os.Getenv("CI") != "" || os.Getenv("TERM") == "dumb" {
+	if !show {
 		return p
 	}
 	p.done = make(chan struct{})
