@@ -1,14 +1,17 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/engramhq/engram/indexer"
@@ -27,7 +30,7 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	strict := fs.Bool("strict", false, "exit 1 when any error diagnostic is found")
 	force := fs.Bool("force", false, "publish even when the build would drop more than half of the notes")
 	redact := fs.Bool("redact", false, "publish files that hold secrets with each secret replaced by [REDACTED:rule] (default: refuse)")
-	verbose := fs.Bool("v", false, "print info diagnostics too")
+	verbose := fs.Bool("v", false, "print every diagnostic, info ones too (default: the first 40 errors and warnings, the rest counted by rule)")
 	budget := fs.Int("budget", 0, "bootstrap size in tokens (default: engram.toml [bootstrap] budget, or 2000)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -75,16 +78,53 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// printDiagnostics writes warnings and errors, and info lines when verbose
-// (or a count of them).
+// maxShown is how many diagnostics a build prints before it counts the
+// rest by rule: a repository with thousands of problems gets a screen of
+// them and the totals, and engram check (or api/v1/diagnostics.json) has
+// every one.
+const maxShown = 40
+
+// printDiagnostics writes errors, then warnings, and info lines when
+// verbose (or a count of them); past maxShown, unless verbose, the rest
+// are counted by rule.
 func printDiagnostics(w io.Writer, ds []note.Diagnostic, verbose bool) {
+	var shown []note.Diagnostic
 	infos := 0
-	for _, d := range ds {
-		if d.Severity == note.Info && !verbose {
-			infos++
-			continue
+	for _, sev := range []note.Severity{note.Error, note.Warning, note.Info} {
+		for _, d := range ds {
+			switch {
+			case d.Severity != sev:
+			case sev == note.Info && !verbose:
+				infos++
+			default:
+				shown = append(shown, d)
+			}
 		}
+	}
+	limit := maxShown
+	if verbose {
+		limit = len(shown)
+	}
+	for _, d := range shown[:min(len(shown), limit)] {
 		fmt.Fprintln(w, d.String())
+	}
+	if rest := shown[min(len(shown), limit):]; len(rest) > 0 {
+		type rule struct {
+			sev  note.Severity
+			name string
+		}
+		count := map[rule]int{}
+		for _, d := range rest {
+			count[rule{d.Severity, d.Rule}]++
+		}
+		// Errors first, then the commonest, then by name.
+		rules := slices.SortedFunc(maps.Keys(count), func(a, b rule) int {
+			return cmp.Or(cmp.Compare(b.sev, a.sev), cmp.Compare(count[b], count[a]), cmp.Compare(a.name, b.name))
+		})
+		fmt.Fprintf(w, "… and %d more (engram check lists every one; so does api/v1/diagnostics.json):\n", len(rest))
+		for _, r := range rules {
+			fmt.Fprintf(w, "  %6d %s %s\n", count[r], r.sev, r.name)
+		}
 	}
 	if infos > 0 {
 		fmt.Fprintf(w, "(%d info diagnostics not shown: use -v, or engram check)\n", infos)
