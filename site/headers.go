@@ -3,7 +3,11 @@ package site
 import (
 	"bytes"
 	"net/http"
+	"os"
+	"path"
+	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Header is one HTTP response header.
@@ -88,12 +92,29 @@ func renderHeaders() []byte {
 	return b.Bytes()
 }
 
-// Handler serves a built site from dir with HeaderRules, as the host
-// would. prefix is the path the site is served under ("" for the root):
-// it is removed before the rules are matched.
+// Handler serves a built site from dir as Netlify would: with
+// HeaderRules, and the rewrites of its _redirects where no file answers.
+// prefix is the path the site is served under ("" for the root): it is
+// removed before the rules are matched.
 func Handler(dir, prefix string) http.Handler {
 	files := http.FileServer(http.Dir(dir))
+	var once sync.Once
+	var rules []rewrite
 	return http.StripPrefix(prefix, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		once.Do(func() {
+			if data, err := os.ReadFile(filepath.Join(dir, redirectsFile)); err == nil {
+				rules = parseRedirects(data)
+			}
+		})
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(path.Clean("/"+r.URL.Path)))); err != nil {
+			for _, rule := range rules {
+				if to, ok := rule.apply(r.URL.Path); ok {
+					r = r.Clone(r.Context())
+					r.URL.Path = to
+					break
+				}
+			}
+		}
 		for k, v := range HeadersFor(r.URL.Path) {
 			w.Header()[k] = v
 		}

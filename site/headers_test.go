@@ -3,6 +3,7 @@ package site
 import (
 	"bufio"
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -41,5 +42,43 @@ func TestHeadersFile(t *testing.T) {
 	}
 	if h := HeadersFor("/css/engram.css"); h.Get("Cache-Control") == HeadersFor("/").Get("Cache-Control") {
 		t.Errorf("the stylesheet has the pages' cache rule: %v", h)
+	}
+}
+
+// TestTwinRewrites: a page whose twin is an API file is served that file
+// at index.json, by a rule per folder of notes or per page, as _redirects
+// tells Netlify; Handler follows the same rules.
+func TestTwinRewrites(t *testing.T) {
+	ps := []page{
+		{path: "episodes/x.md", api: "api/v1/episodes/x.json"},
+		{path: "episodes/y.md", api: "api/v1/episodes/y.json"},
+		{path: "episodes/_index.md", api: "api/v1/episodes.json"},
+		{path: "_index.md", api: "api/v1/index.json"},
+		{path: "tags/_index.md", twin: []string{}},
+	}
+	rules := twinRewrites(ps)
+	got := parseRedirects(renderRedirects(rules))
+	want := []rewrite{{"/episodes/:slug/index.json", "/api/v1/episodes/:slug.json"}, {"/episodes/index.json", "/api/v1/episodes.json"}, {"/index.json", "/api/v1/index.json"}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("rules %v, want %v", got, want)
+	}
+	for _, tc := range []struct{ path, want string }{
+		{"/episodes/x/index.json", "/api/v1/episodes/x.json"},
+		{"/episodes/index.json", "/api/v1/episodes.json"},
+		{"/index.json", "/api/v1/index.json"},
+		{"/episodes/a/b/index.json", ""},
+		{"/episodes//index.json", ""},
+		{"/patterns/x/index.json", ""},
+	} {
+		to := ""
+		for _, r := range got {
+			if p, ok := r.apply(tc.path); ok {
+				to = p
+				break
+			}
+		}
+		if to != tc.want {
+			t.Errorf("%s is served %q, want %q", tc.path, to, tc.want)
+		}
 	}
 }

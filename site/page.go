@@ -72,8 +72,9 @@ type page struct {
 	outputs []string
 	// params is the struct of the page's kind, what its template shows.
 	params any
-	// The page's JSON twin, index.json beside its index.html: the API
-	// file api names, or twin.
+	// The page's JSON twin: the API file api names, which the page links
+	// as its alternate (and _redirects serves at index.json beside its
+	// index.html), or twin, written as that index.json.
 	api  string
 	twin any
 }
@@ -85,6 +86,9 @@ type frontMatter struct {
 	Outputs []string `json:"outputs,omitempty"`
 	// Layout is the page's kind: Hugo renders it with layouts/<kind>.html.
 	Layout string `json:"layout"`
+	// Twin is the API file that is the page's JSON twin, when it has
+	// one (api/v1/episodes/x.json): the page links it as its alternate.
+	Twin   string `json:"twin,omitempty"`
 	Params any    `json:"params"`
 }
 
@@ -103,7 +107,7 @@ func pages(s *export.Site, md markdown) []page {
 
 func writePages(fsys afero.Fs, dir string, ps []page) error {
 	for _, p := range ps {
-		fm := frontMatter{Title: p.title, Date: p.date, Lastmod: p.lastmod, Outputs: p.outputs, Layout: p.kind, Params: p.params}
+		fm := frontMatter{Title: p.title, Date: p.date, Lastmod: p.lastmod, Outputs: p.outputs, Layout: p.kind, Twin: p.api, Params: p.params}
 		data, err := json.Marshal(fm)
 		if err != nil {
 			return fmt.Errorf("write page %s: %w", p.path, err)

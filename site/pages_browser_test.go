@@ -122,7 +122,7 @@ func TestBrowserPages(t *testing.T) {
 	}
 	epURL, patURL := pageURL(t, out, "episodes", ep.Title), pageURL(t, out, "patterns", pat.Title)
 	var epDoc export.Episode
-	readJSON(t, filepath.Join(out, filepath.FromSlash(epURL), "index.json"), &epDoc)
+	readJSON(t, twinFile(t, out, epURL), &epDoc)
 	if len(epDoc.Lessons) == 0 {
 		t.Fatalf("%s has no lessons", ep.Title)
 	}
@@ -180,7 +180,7 @@ func TestBrowserPages(t *testing.T) {
 		tag := strings.ToLower(epDoc.Tags[0])
 		from := epDoc.Date[:7] + "-01"
 		var all export.List[export.EpisodeSummary]
-		readJSON(t, filepath.Join(out, "episodes", "index.json"), &all)
+		readJSON(t, twinFile(t, out, "/episodes/"), &all)
 		want := 0
 		for _, e := range all.Items {
 			if e.Outcome == "failure" && e.Date[:10] >= from && slices.ContainsFunc(e.Tags, func(x string) bool { return strings.ToLower(x) == tag }) {
@@ -440,6 +440,29 @@ func screenshot(t *testing.T, ctx context.Context, file string) {
 	}
 }
 
+var alternateLink = regexp.MustCompile(`<link rel="alternate" type="application/json" href="([^"]+)"`)
+
+// twinFile is the file of the JSON twin of the page at urlPath (from the
+// site's root) in the output out: the file its <link rel="alternate"
+// type="application/json"> names, relative to the page or from the root.
+func twinFile(t *testing.T, out, urlPath string) string {
+	t.Helper()
+	dir := filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(urlPath, "/")))
+	page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := alternateLink.FindSubmatch(page)
+	if m == nil {
+		t.Fatalf("%s has no JSON twin link", urlPath)
+	}
+	href := string(m[1])
+	if strings.HasPrefix(href, "/") {
+		return filepath.Join(out, filepath.FromSlash(href))
+	}
+	return filepath.Join(dir, filepath.FromSlash(href))
+}
+
 // pageURL finds the page of the note called title in a section of the
 // built site, through the section's JSON twin.
 func pageURL(t *testing.T, out, section, title string) string {
@@ -458,7 +481,7 @@ func pageURL(t *testing.T, out, section, title string) string {
 			ID  string `json:"id"`
 			URL string `json:"url"`
 		}]
-		readJSON(t, filepath.Join(out, section, "index.json"), &l)
+		readJSON(t, twinFile(t, out, "/"+section+"/"), &l)
 		for _, it := range l.Items {
 			if it.ID == title {
 				return it.URL
@@ -514,7 +537,7 @@ func TestSiteLinksResolve(t *testing.T) {
 // 0% included (a rate of 0 once read as "no rate").
 func checkPatternRates(t *testing.T, out string) {
 	t.Helper()
-	twins, _ := filepath.Glob(filepath.Join(out, "patterns", "*", "index.json"))
+	twins, _ := filepath.Glob(filepath.Join(out, "api", "v1", "patterns", "*.json"))
 	zero := 0
 	for _, twin := range twins {
 		var p struct {
@@ -530,13 +553,14 @@ func checkPatternRates(t *testing.T, out string) {
 		if p.SuccessRate == nil {
 			continue
 		}
-		html, err := os.ReadFile(filepath.Join(filepath.Dir(twin), "index.html"))
+		page := filepath.Join(out, "patterns", strings.TrimSuffix(filepath.Base(twin), ".json"), "index.html")
+		html, err := os.ReadFile(page)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := fmt.Sprintf("<td>%.0f%%</td>", 100**p.SuccessRate)
 		if !strings.Contains(string(html), want) {
-			t.Errorf("%s does not show its success rate %s", filepath.Dir(twin), want)
+			t.Errorf("%s does not show its success rate %s", page, want)
 		}
 		if *p.SuccessRate == 0 {
 			zero++
@@ -596,12 +620,20 @@ func checkLinks(t *testing.T, out string) {
 			return err
 		}
 		pages++
-		if _, err := os.Stat(filepath.Join(filepath.Dir(p), "index.json")); err != nil {
-			t.Errorf("%s has no JSON twin", p)
-		}
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return err
+		}
+		if rel, _ := filepath.Rel(out, p); rel != "404.html" {
+			if m := alternateLink.FindStringSubmatch(string(data)); m == nil {
+				t.Errorf("%s links no JSON twin", p)
+			} else if f := filepath.Join(filepath.Dir(p), filepath.FromSlash(m[1])); strings.HasPrefix(m[1], "/") {
+				if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(m[1]))); err != nil {
+					t.Errorf("%s: its JSON twin %s is not in the output", p, m[1])
+				}
+			} else if _, err := os.Stat(f); err != nil {
+				t.Errorf("%s: its JSON twin %s is not in the output", p, m[1])
+			}
 		}
 		for _, m := range linkAttr.FindAllStringSubmatch(string(data), -1) {
 			target := strings.ReplaceAll(m[1], "&amp;", "&")

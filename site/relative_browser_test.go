@@ -115,6 +115,18 @@ func TestSubpath(t *testing.T) {
 	start := srv.URL + "/memory/"
 
 	crawlSite(t, start)
+	// A page's twin at index.json is its API file, served by the rewrite
+	// of _redirects, as Netlify serves it.
+	res, err := http.Get(start + "episodes/episode-2026-08-26-session-09/index.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	twin, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	api, err := os.ReadFile(filepath.Join(out, "api", "v1", "episodes", "episode-2026-08-26-session-09.json"))
+	if err != nil || res.StatusCode != http.StatusOK || string(twin) != string(api) || res.Header.Get("Content-Type") != "application/json; charset=utf-8" {
+		t.Errorf("the twin at index.json: %s %q, want the API file's %d bytes as JSON (%v)", res.Status, res.Header.Get("Content-Type"), len(api), err)
+	}
 
 	bin := chromium(t)
 	ctx := newBrowser(t, bin)

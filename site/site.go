@@ -77,22 +77,30 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 	return errors.Join(err, <-twins)
 }
 
-// writeTwins writes each page's JSON twin, index.json beside its
-// index.html: the API file that holds the page's document, or the page's
-// own list. A page with neither (the graph explorer) writes its own.
+// writeTwins writes each page's JSON twin as index.json beside its
+// index.html, the page's own list, unless the twin is an API file (the
+// page's document): that is linked as the page's alternate, and
+// _redirects serves it at index.json (redirects.go). A page with neither
+// (the graph explorer) writes its own.
 func writeTwins(publishDir string, ps []page, api []export.File) error {
-	files := make(map[string][]byte, len(api))
+	files := make(map[string]bool, len(api))
 	for _, f := range api {
-		files[f.Path] = f.Data
+		files[f.Path] = true
+	}
+	if err := os.MkdirAll(publishDir, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(publishDir, redirectsFile), renderRedirects(twinRewrites(ps)), 0o644); err != nil {
+		return err
 	}
 	for _, p := range ps {
 		var data []byte
 		switch {
 		case p.api != "":
-			var ok bool
-			if data, ok = files[p.api]; !ok {
-				return fmt.Errorf("write the JSON twin of %s: no API file %s", p.path, p.api)
+			if !files[p.api] {
+				return fmt.Errorf("the JSON twin of %s: no API file %s", p.path, p.api)
 			}
+			continue
 		case p.twin != nil:
 			var err error
 			if data, err = export.Encode(p.twin); err != nil {
