@@ -40,18 +40,28 @@ func repo10k(b *testing.B) (string, gen.Corpus) {
 }
 
 // BenchmarkBuild10k is the whole engram build of 10,000 notes: git history,
-// parsing, graph, JSON and the Hugo site, written atomically.
+// parsing, graph, JSON and the Hugo site, written atomically; it reports
+// the seconds of each stage.
 func BenchmarkBuild10k(b *testing.B) {
 	repo, _ := repo10k(b)
 	i := 0
+	stages := map[string]float64{}
 	for b.Loop() {
 		// A fresh output folder each time, as for Hugo alone: replacing a
 		// previous output also deletes it, which is measured apart.
 		i++
 		out := filepath.Join(b.TempDir(), fmt.Sprint(i))
-		if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out}); err != nil {
+		r, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out})
+		if err != nil {
 			b.Fatal(err)
 		}
+		for _, s := range r.Stages {
+			stages[s.Name] += s.Duration.Seconds()
+		}
+	}
+	// Each stage's seconds per build, to profile with (-cpuprofile).
+	for name, total := range stages {
+		b.ReportMetric(total/float64(b.N), name+"-s/op")
 	}
 }
 
