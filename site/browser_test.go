@@ -6,36 +6,19 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	cdplog "github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/search"
 	"github.com/engramhq/engram/site"
+	"github.com/engramhq/engram/site/browsertest"
 )
-
-// chromium finds Debian's chromium (installed by .ci/run).
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("chromium not found: install Debian's chromium package to run the browser tests")
-	return ""
-}
 
 // serveSite serves a built site with the headers of HeaderRules, as
 // Netlify sends them from the output's _headers; the server stops when
@@ -47,83 +30,20 @@ func serveSite(t *testing.T, out string) *httptest.Server {
 	return srv
 }
 
-// newBrowser starts headless chromium for one test, with at most two
-// minutes to run and any extra options; it is stopped when the test ends.
-func newBrowser(t *testing.T, bin string, extra ...chromedp.ExecAllocatorOption) context.Context {
-	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin),
-		chromedp.NoSandbox, chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()))
-	opts = append(opts, extra...)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(actx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
-	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
-	return ctx
-}
-
-// watchProblems records what a page must not do in the browser in ctx:
-// any console output, exceptions, dialogs, and the Log domain's errors
-// and warnings (CSP violations, failed loads).
-func watchProblems(t *testing.T, ctx context.Context) *problemLog {
-	t.Helper()
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	p := &problemLog{}
-	err := chromedp.Listen(ctx, func(ev any) {
-		switch e := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			p.add("console " + string(e.Type))
-		case *cdplog.EventEntryAdded:
-			if e.Entry.Level == cdplog.EntryLevelError || e.Entry.Level == cdplog.EntryLevelWarning {
-				p.add(string(e.Entry.Source) + ": " + e.Entry.Text)
-			}
-		case *runtime.EventExceptionThrown:
-			p.add("exception: " + e.ExceptionDetails.Text)
-		case *page.EventJavascriptDialogOpening:
-			p.add("dialog: " + e.Message)
-			go chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-type problemLog struct {
-	mu   sync.Mutex
-	list []string
-}
-
-func (p *problemLog) add(s string) { p.mu.Lock(); p.list = append(p.list, s); p.mu.Unlock() }
-func (p *problemLog) reset()       { p.mu.Lock(); p.list = nil; p.mu.Unlock() }
-func (p *problemLog) take() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	l := p.list
-	p.list = nil
-	return l
-}
-
 // TestBrowserDemo builds the demo memory repository, serves it with the
 // production headers, and loads each kind of page in headless chromium:
 // the page must show its parts, log no console error and break no CSP rule.
 func TestBrowserDemo(t *testing.T) {
-	bin := chromium(t)
+	bin := browsertest.Chromium(t)
 	out := filepath.Join(t.TempDir(), "public")
 	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: filepath.Join("..", "content"), Out: out, Now: &now, BaseURL: "/"}); err != nil {
 		t.Fatal(err)
 	}
 	srv := serveSite(t, out)
-	ctx := newBrowser(t, bin)
+	ctx := browsertest.New(t, bin)
 
-	problems := watchProblems(t, ctx)
+	problems := browsertest.Watch(t, ctx)
 
 	for _, tc := range []struct {
 		path  string
@@ -148,7 +68,7 @@ func TestBrowserDemo(t *testing.T) {
 		{"/episodes/", []string{"header form[role=search] input[name=q]"}, "Episodes"},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
-			problems.take()
+			problems.Take()
 			actions := []chromedp.Action[chromedp.Void]{chromedp.Navigate(srv.URL + tc.path)}
 			for _, sel := range tc.parts {
 				actions = append(actions, chromedp.WaitReady(chromedp.CSS(sel)))
@@ -165,7 +85,7 @@ func TestBrowserDemo(t *testing.T) {
 			if !strings.Contains(body, tc.text) {
 				t.Errorf("%s does not show %q", tc.path, tc.text)
 			}
-			if p := problems.take(); len(p) > 0 {
+			if p := problems.Take(); len(p) > 0 {
 				t.Errorf("%s: %v", tc.path, p)
 			}
 		})

@@ -17,6 +17,7 @@ import (
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/site/browsertest"
 )
 
 // graphJSON is /graph/index.json as the tests read it.
@@ -158,12 +159,12 @@ func buildSite(t *testing.T, repo string) string {
 // reloads (no back-forward cache), it restores the boxes as the reader
 // left them, and the drawing follows them.
 func TestBrowserGraphBack(t *testing.T) {
-	bin := chromium(t)
+	bin := browsertest.Chromium(t)
 	out := buildSite(t, filepath.Join("..", "content"))
 	g := readGraphJSON(t, out)
 	srv := serveSite(t, out)
-	ctx := newBrowser(t, bin, chromedp.Flag("disable-back-forward-cache", true))
-	probs := watchProblems(t, ctx)
+	ctx := browsertest.New(t, bin, chromedp.Flag("disable-back-forward-cache", true))
+	probs := browsertest.Watch(t, ctx)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func TestBrowserGraphBack(t *testing.T) {
 		got, _ := graphState(ctx)
 		t.Errorf("back on the page: %d edges drawn, the boxes say %d", got.Edges, want)
 	}
-	if p := probs.take(); len(p) > 0 {
+	if p := probs.Take(); len(p) > 0 {
 		t.Errorf("console or CSP problems: %v", p)
 	}
 	if want == len(g.Edges) {
@@ -285,7 +286,7 @@ func shoot(t *testing.T, ctx context.Context, name string, whole bool) {
 // TestBrowserGraphEmpty: a memory without episodes or patterns has an
 // empty graph; the page says so and the script does nothing.
 func TestBrowserGraphEmpty(t *testing.T) {
-	bin := chromium(t)
+	bin := browsertest.Chromium(t)
 	repo := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(repo, "notes"), 0o755); err != nil {
 		t.Fatal(err)
@@ -298,14 +299,14 @@ func TestBrowserGraphEmpty(t *testing.T) {
 		t.Fatalf("graph of a lone note: %d nodes, %d edges", len(g.Nodes), len(g.Edges))
 	}
 	srv := serveSite(t, out)
-	ctx := newBrowser(t, bin)
-	probs := watchProblems(t, ctx)
+	ctx := browsertest.New(t, bin)
+	probs := browsertest.Watch(t, ctx)
 	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	if err := chromedp.Do(tctx, chromedp.Navigate(srv.URL+"/graph/"), chromedp.WaitVisible(chromedp.CSS("#graph-empty"))); err != nil {
 		t.Fatalf("the page does not say the graph is empty: %v", err)
 	}
-	if p := probs.take(); len(p) > 0 {
+	if p := probs.Take(); len(p) > 0 {
 		t.Errorf("console or CSP problems: %v", p)
 	}
 }
@@ -329,15 +330,15 @@ func generatedSite(t *testing.T, notes int) string {
 // 2,000 graph nodes: everything is drawn and a click opens the page of
 // the node under the pointer.
 func TestBrowserGraph2000(t *testing.T) {
-	bin := chromium(t)
+	bin := browsertest.Chromium(t)
 	out := generatedSite(t, graphNotes)
 	g := readGraphJSON(t, out)
 	if len(g.Nodes) < 1900 || len(g.Nodes) > 2200 {
 		t.Fatalf("%d nodes, want about 2,000", len(g.Nodes))
 	}
 	srv := serveSite(t, out)
-	ctx := newBrowser(t, bin)
-	probs := watchProblems(t, ctx)
+	ctx := browsertest.New(t, bin)
+	probs := browsertest.Watch(t, ctx)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +356,7 @@ func TestBrowserGraph2000(t *testing.T) {
 	if loc := waitPath(ctx, u.Path); loc != u.Path {
 		t.Errorf("clicked %s at (%.0f, %.0f): at %s, want %s", g.Nodes[hub].ID, x, y, loc, u.Path)
 	}
-	if p := probs.take(); len(p) > 0 {
+	if p := probs.Take(); len(p) > 0 {
 		t.Errorf("console or CSP problems: %v", p)
 	}
 }

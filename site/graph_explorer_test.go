@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/engramhq/engram/site/browsertest"
 )
 
 // TestBrowserGraph runs the explorer on the demo memory under the
@@ -23,11 +24,11 @@ import (
 // the keyboard; without JavaScript the page lists the most connected
 // nodes.
 func TestBrowserGraph(t *testing.T) {
-	bin := chromium(t)
+	bin := browsertest.Chromium(t)
 	out := buildSite(t, filepath.Join("..", "content"))
 	srv := serveSite(t, out)
-	ctx := newBrowser(t, bin)
-	f := &explorer{g: readGraphJSON(t, out), base: srv.URL, ctx: ctx, probs: watchProblems(t, ctx)}
+	ctx := browsertest.New(t, bin)
+	f := &explorer{g: readGraphJSON(t, out), base: srv.URL, ctx: ctx, probs: browsertest.Watch(t, ctx)}
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)
 	}
@@ -46,12 +47,12 @@ type explorer struct {
 	g     graphJSON
 	base  string
 	ctx   context.Context
-	probs *problemLog
+	probs *browsertest.Problems
 }
 
 func (f *explorer) check(t *testing.T) {
 	t.Helper()
-	if p := f.probs.take(); len(p) > 0 {
+	if p := f.probs.Take(); len(p) > 0 {
 		t.Errorf("console or CSP problems: %v", p)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/engramhq/engram/site/browsertest"
 )
 
 // motionJS moves the view one step a frame for two seconds and reports
@@ -62,7 +63,7 @@ func TestBrowserGraphPerf(t *testing.T) {
 	if n, err := strconv.Atoi(env); err == nil && n > 1 {
 		notes = n
 	}
-	bin := chromium(t)
+	bin := browsertest.Chromium(t)
 	out := generatedSite(t, notes)
 	g := readGraphJSON(t, out)
 	info, err := os.Stat(filepath.Join(out, "graph", "index.json"))
@@ -70,7 +71,7 @@ func TestBrowserGraphPerf(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := serveSite(t, out)
-	ctx := newBrowser(t, bin)
+	ctx := browsertest.New(t, bin)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)
 	}

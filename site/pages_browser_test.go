@@ -24,6 +24,7 @@ import (
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/site/browsertest"
 )
 
 // hostile is a note that tries every way in: script tags, javascript:
@@ -87,7 +88,7 @@ type pageCheck struct {
 // twin that resolves. A screenshot of each is kept (ENGRAM_SCREENSHOTS
 // names a folder to keep them in).
 func TestBrowserPages(t *testing.T) {
-	bin := chromium(t)
+	bin := browsertest.Chromium(t)
 	o := gen.Sized(300)
 	o.Seed = 7007
 	corpus := gen.Generate(o)
@@ -132,8 +133,8 @@ func TestBrowserPages(t *testing.T) {
 
 	noHostileMarkup(t, out)
 	srv := serveSite(t, out)
-	ctx := newBrowser(t, bin)
-	problems := watchProblems(t, ctx)
+	ctx := browsertest.New(t, bin)
+	problems := browsertest.Watch(t, ctx)
 
 	checks := []pageCheck{
 		{"home", "/", []string{"#counts", "figure.chart svg", "#warnings", "#recent", "#best", "#lessons", "#health"}, "Recent episodes"},
@@ -164,12 +165,12 @@ func TestBrowserPages(t *testing.T) {
 	}
 	for _, tc := range checks {
 		t.Run(tc.name, func(t *testing.T) {
-			problems.take()
+			problems.Take()
 			loadPage(t, ctx, srv.URL, tc)
 			checkDOM(t, ctx, tc.path)
 			checkTwin(t, ctx, tc.path)
 			screenshot(t, ctx, filepath.Join(shots, strings.ReplaceAll(tc.name, " ", "-")+".png"))
-			if p := problems.take(); len(p) > 0 {
+			if p := problems.Take(); len(p) > 0 {
 				t.Errorf("%s: %v", tc.path, p)
 			}
 		})
@@ -190,7 +191,7 @@ func TestBrowserPages(t *testing.T) {
 		if want == 0 {
 			t.Fatalf("no failure tagged %q since %s to find", tag, from)
 		}
-		problems.take()
+		problems.Take()
 		tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 		defer cancel()
 		err := chromedp.Do(tctx, chromedp.Navigate(srv.URL+"/episodes/"), chromedp.WaitVisible(chromedp.CSS("#episode-filter")),
@@ -220,7 +221,7 @@ func TestBrowserPages(t *testing.T) {
 		if png, err := chromedp.Run(tctx, chromedp.CaptureScreenshot()); err == nil {
 			_ = os.WriteFile(filepath.Join(shots, "episodes-filtered.png"), png, 0o644)
 		}
-		if p := problems.take(); len(p) > 0 {
+		if p := problems.Take(); len(p) > 0 {
 			t.Errorf("filter: %v", p)
 		}
 	})

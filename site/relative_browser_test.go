@@ -17,6 +17,7 @@ import (
 
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/site"
+	"github.com/engramhq/engram/site/browsertest"
 )
 
 // relativePages are pages of the demo of every kind that links much.
@@ -42,9 +43,9 @@ func buildRelative(t *testing.T) string {
 // file of the output (not a folder, which a browser lists from disk), and
 // following the navigation opens the page it names.
 func TestBrowserFromDisk(t *testing.T) {
-	bin := chromium(t)
+	bin := browsertest.Chromium(t)
 	out := buildRelative(t)
-	ctx := newBrowser(t, bin, chromedp.Flag("allow-file-access-from-files", false))
+	ctx := browsertest.New(t, bin, chromedp.Flag("allow-file-access-from-files", false))
 	root := (&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/"}).String()
 	for _, p := range relativePages {
 		t.Run(p, func(t *testing.T) {
@@ -128,9 +129,9 @@ func TestSubpath(t *testing.T) {
 		t.Errorf("the twin at index.json: %s %q, want the API file's %d bytes as JSON (%v)", res.Status, res.Header.Get("Content-Type"), len(api), err)
 	}
 
-	bin := chromium(t)
-	ctx := newBrowser(t, bin)
-	problems := watchProblems(t, ctx)
+	bin := browsertest.Chromium(t)
+	ctx := browsertest.New(t, bin)
+	problems := browsertest.Watch(t, ctx)
 	for _, tc := range []struct{ path, sel string }{
 		{"search/?q=idempotency", "ol.results li a"},
 		{"episodes/", "#episode-filter"},
@@ -166,7 +167,7 @@ func TestSubpath(t *testing.T) {
 			res.Body.Close()
 		}
 	}
-	if p := problems.take(); len(p) > 0 {
+	if p := problems.Take(); len(p) > 0 {
 		t.Errorf("problems in the browser: %v", p)
 	}
 }

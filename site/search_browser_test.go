@@ -11,13 +11,14 @@ import (
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/site/browsertest"
 )
 
 // TestBrowserSearchPlantedWords: on a generated repository no other test
 // uses, the site's static search, in headless chromium, shows the note
 // that holds a planted unique word as its first hit.
 func TestBrowserSearchPlantedWords(t *testing.T) {
-	bin := chromium(t)
+	bin := browsertest.Chromium(t)
 	o := gen.Sized(400)
 	o.Seed = 55
 	corpus := gen.Generate(o)
@@ -30,7 +31,7 @@ func TestBrowserSearchPlantedWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := serveSite(t, out)
-	ctx := newBrowser(t, bin)
+	ctx := browsertest.New(t, bin)
 
 	notes := append(corpus.Episodes(), corpus.Patterns()...)
 	for i := 0; i < len(notes); i += len(notes) / 8 {
