@@ -72,6 +72,8 @@ type Report struct {
 	// CacheErr is why the query cache could not be written; the build
 	// itself is good.
 	CacheErr error
+	// Pages is what the build took from the page store and kept in it.
+	Pages PageReuse
 }
 
 // Stage is the time one stage took. Times go to the report, never into
@@ -142,19 +144,35 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	if err != nil {
 		return r, err
 	}
+	// The pages earlier builds rendered (pagecache.go).
+	var pageCache site.PageCache
+	store, err := openPages(opt)
+	if err != nil {
+		r.Pages.Err = err
+	} else {
+		pageCache = store
+	}
 	err = out.publish(ctx, func(dir string) error {
 		// The JSON API and the pages only read the documents and go to
 		// different folders: make them at the same time. The API's files
 		// are also the JSON twins of the pages that show them.
 		written := make(chan error, 1)
 		go func() { written <- writeFiles(dir, files) }()
-		err := site.Render(ctx, pub, dir, site.Options{Log: opt.Log, API: files, Stage: clock.start})
+		err := site.Render(ctx, pub, dir, site.Options{Log: opt.Log, API: files, Stage: clock.start, Pages: pageCache})
 		if err := errors.Join(err, <-written); err != nil {
 			return err
 		}
 		clock.start("secrets-out")
 		return scanOutput(ctx, in.Secrets, dir)
 	})
+	if store != nil {
+		// The store's index names the pages of a published output only.
+		if err == nil {
+			r.Pages, r.Pages.Err = store.commit()
+		} else {
+			store.abort()
+		}
+	}
 	if err == nil && ctx.Err() != nil {
 		// Interrupted after the swap: the new output is complete, but the
 		// build was asked to stop before its cache.

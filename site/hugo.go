@@ -60,14 +60,15 @@ func renderHugo(ctx context.Context, workDir, publishDir string) error {
 
 // renderHugoLog is renderHugo writing Hugo's warnings and errors to log.
 func renderHugoLog(ctx context.Context, workDir, publishDir string, log io.Writer) error {
-	return renderHugoFs(ctx, hugofs.Os, workDir, publishDir, log, false)
+	return renderHugoFs(ctx, hugofs.Os, workDir, publishDir, log, false, nil)
 }
 
 // renderHugoFs is renderHugoLog with the sources in src, which may be an
 // in-memory file system: engram's generated content then never touches
 // the disk, and only publishDir is written. relative makes the links of
-// every page relative to it (relativeFs).
-func renderHugoFs(ctx context.Context, src afero.Fs, workDir, publishDir string, log io.Writer, relative bool) error {
+// every page relative to it (relativeFs). r, when set, keeps the pages it
+// marks in its cache as they are written (keepFs).
+func renderHugoFs(ctx context.Context, src afero.Fs, workDir, publishDir string, log io.Writer, relative bool, r *reuse) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("render site: %w", err)
 	}
@@ -84,8 +85,12 @@ func renderHugoFs(ctx context.Context, src afero.Fs, workDir, publishDir string,
 	}
 	errs := &errorLog{}
 	var dst afero.Fs = hugofs.Os
+	if r != nil {
+		// Under relativeFs: the cache keeps the bytes as they are on disk.
+		dst = keepFs{Fs: dst, r: r}
+	}
 	if relative {
-		dst = relativeFs{Fs: hugofs.Os, root: publishDir}
+		dst = relativeFs{Fs: dst, root: publishDir}
 	}
 	if err := buildHugo(ctx, src, dst, workDir, publishDir, io.MultiWriter(errs, log)); err != nil {
 		return fmt.Errorf("render site: %w", errs.annotate(err))

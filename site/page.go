@@ -1,9 +1,11 @@
 package site
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -90,6 +92,13 @@ type frontMatter struct {
 	// one (api/v1/episodes/x.json): the page links it as its alternate.
 	Twin   string `json:"twin,omitempty"`
 	Params any    `json:"params"`
+	// Build is Hugo's build options: a page whose bytes come from a
+	// PageCache is only linked, not rendered (pagecache.go).
+	Build *buildOptions `json:"build,omitempty"`
+}
+
+type buildOptions struct {
+	Render string `json:"render"`
 }
 
 // pages builds the content of the site from the export documents.
@@ -105,12 +114,29 @@ func pages(s *export.Site, md markdown) []page {
 	return ps
 }
 
-func writePages(fsys afero.Fs, dir string, ps []page) error {
+// writePages writes the content files of ps into dir. With a cache (r
+// not nil), a page of a kind that shows only itself is looked up by its
+// key: found, it is only linked and r.hits holds its bytes; not found,
+// r.keep marks it to be kept once Hugo has written it into publishDir.
+func writePages(fsys afero.Fs, dir string, ps []page, r *reuse, render [sha256.Size]byte, publishDir string) error {
 	for _, p := range ps {
 		fm := frontMatter{Title: p.title, Date: p.date, Lastmod: p.lastmod, Outputs: p.outputs, Layout: p.kind, Twin: p.api, Params: p.params}
 		data, err := json.Marshal(fm)
 		if err != nil {
 			return fmt.Errorf("write page %s: %w", p.path, err)
+		}
+		if r != nil && !listKinds[p.kind] {
+			out := path.Join(pageDir(p.path), "index.html")
+			k := pageKey(render, p.path, data)
+			if page, ok := r.cache.Get(k); ok {
+				r.hits[out] = page
+				fm.Build = &buildOptions{Render: "link"}
+				if data, err = json.Marshal(fm); err != nil {
+					return fmt.Errorf("write page %s: %w", p.path, err)
+				}
+			} else {
+				r.keep[filepath.Join(publishDir, filepath.FromSlash(out))] = k
+			}
 		}
 		full := path.Join(dir, "content", p.path)
 		if err := fsys.MkdirAll(path.Dir(full), 0o755); err != nil {

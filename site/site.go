@@ -12,6 +12,7 @@ package site
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -37,6 +38,10 @@ type Options struct {
 	// "pages" (the content, charts and HTML of the notes, made in Go),
 	// then "hugo" (Hugo renders them while the twins are written).
 	Stage func(name string)
+	// Pages, when set, holds pages earlier builds rendered: a page whose
+	// key it holds is written from it, and the others are kept in it
+	// (pagecache.go).
+	Pages PageCache
 }
 
 // workDir is where the generated Hugo project lives in its in-memory file
@@ -60,8 +65,20 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 	}
 	stage("pages")
 	ps := pages(s, newMarkdown())
+	publishDir, err := filepath.Abs(publishDir)
+	if err != nil {
+		return fmt.Errorf("render site: %w", err)
+	}
+	var r *reuse
+	var render [sha256.Size]byte
+	if opt.Pages != nil {
+		r = &reuse{cache: opt.Pages, hits: map[string][]byte{}, keep: map[string]PageKey{}}
+		if render, err = renderKey(hugoConfig(s), s.RelativeLinks); err != nil {
+			return fmt.Errorf("render site: %w", err)
+		}
+	}
 	src := afero.NewMemMapFs()
-	if err := writeProject(src, workDir, s, ps); err != nil {
+	if err := writeProject(src, workDir, s, ps, r, render, publishDir); err != nil {
 		return fmt.Errorf("render site: %w", err)
 	}
 	log := opt.Log
@@ -73,8 +90,16 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 	stage("hugo")
 	twins := make(chan error, 1)
 	go func() { twins <- writeTwins(publishDir, ps, api) }()
-	err := renderHugoFs(ctx, src, workDir, publishDir, log, s.RelativeLinks)
-	return errors.Join(err, <-twins)
+	err = renderHugoFs(ctx, src, workDir, publishDir, log, s.RelativeLinks, r)
+	if err := errors.Join(err, <-twins); err != nil {
+		return err
+	}
+	if r != nil {
+		if err := r.writeHits(publishDir); err != nil {
+			return fmt.Errorf("render site: %w", err)
+		}
+	}
+	return nil
 }
 
 // writeTwins writes each page's JSON twin as index.json beside its
@@ -131,8 +156,9 @@ func pageDir(contentPath string) string {
 }
 
 // writeProject writes the Hugo configuration, the embedded templates and
-// the generated content (ps) into dir.
-func writeProject(fsys afero.Fs, dir string, s *export.Site, ps []page) error {
+// the generated content (ps) into dir; r, when set, is the page cache's
+// part in it (writePages).
+func writeProject(fsys afero.Fs, dir string, s *export.Site, ps []page, r *reuse, render [sha256.Size]byte, publishDir string) error {
 	if err := afero.WriteFile(fsys, path.Join(dir, "hugo.toml"), []byte(hugoConfig(s)), 0o644); err != nil {
 		return err
 	}
@@ -145,7 +171,7 @@ func writeProject(fsys afero.Fs, dir string, s *export.Site, ps []page) error {
 	if err := writeGraphData(fsys, dir, s); err != nil {
 		return err
 	}
-	return writePages(fsys, dir, ps)
+	return writePages(fsys, dir, ps, r, render, publishDir)
 }
 
 // hugoConfig is the Hugo configuration. Hugo sees nothing of engram.toml but

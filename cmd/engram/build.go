@@ -71,6 +71,9 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if r.CacheErr != nil {
 		fmt.Fprintf(stderr, "engram: warning: the query cache and search index could not be written (%v); queries will read the repository again\n", r.CacheErr)
 	}
+	if r.Pages.Err != nil {
+		fmt.Fprintf(stderr, "engram: warning: %v; the next build renders these pages again\n", r.Pages.Err)
+	}
 	if *strict && note.CountErrors(r.Diagnostics) > 0 {
 		fmt.Fprintf(stderr, "engram: %d error diagnostics; failing because of --strict\n", note.CountErrors(r.Diagnostics))
 		return errStrict
@@ -146,6 +149,9 @@ func printSummary(w io.Writer, r *indexer.Report, total time.Duration) {
 	fmt.Fprintf(w, "  %-14s %6d errors, %d warnings, %d info\n\n", "diagnostics", e, wn, in)
 	for _, s := range r.Stages {
 		fmt.Fprintf(w, "  %-14s %6d ms\n", s.Name, s.Duration.Milliseconds())
+	}
+	if p := r.Pages; p.Reused+p.Rendered > 0 {
+		fmt.Fprintf(w, "  %-14s %6d reused from earlier builds, %d rendered\n", "pages", p.Reused, p.Rendered)
 	}
 	fmt.Fprintf(w, "Total in %d ms\n\n", total.Milliseconds())
 	switch b := r.BaseURL; {

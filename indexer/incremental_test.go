@@ -1,0 +1,260 @@
+package indexer_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+
+	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/gen"
+	"github.com/engramhq/engram/indexer/source"
+)
+
+// TestIncrementalEqualsFull applies 50 random edits to a repository one
+// by one: add, change, delete and rename notes (episodes and patterns,
+// a pattern cited by many episodes among them), change engram.toml, and
+// commit a change of dates alone. After each, a build that reuses the
+// earlier builds' pages (the same output and page store) must write the
+// same bytes, file for file, as a full build into a fresh output with an
+// empty store. Edits are staged (a build publishes staged notes), and
+// every seventh is committed.
+func TestIncrementalEqualsFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("101 builds of a 120-note repository")
+	}
+	repo := t.TempDir()
+	corpus := gen.Generate(gen.Options{Episodes: 90, Patterns: 20, Antipatterns: 5, BadNotes: 5})
+	if err := source.WriteRepo(repo, corpus.Commits); err != nil {
+		t.Fatal(err)
+	}
+	e := &editor{t: t, repo: repo, rng: rand.New(rand.NewPCG(17, 2026)), when: corpus.Commits[len(corpus.Commits)-1].When}
+	cache, out := t.TempDir(), filepath.Join(t.TempDir(), "public")
+	incremental := func() indexer.PageReuse {
+		r, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, CacheDir: cache, Force: true})
+		if err != nil {
+			t.Fatalf("incremental build: %v", err)
+		}
+		if r.Pages.Err != nil {
+			t.Fatalf("incremental build: the page store: %v", r.Pages.Err)
+		}
+		return r.Pages
+	}
+	first := incremental()
+	if first.Reused != 0 || first.Rendered == 0 {
+		t.Fatalf("the first build reused %d pages and rendered %d: want 0 and all", first.Reused, first.Rendered)
+	}
+	reused := 0
+	kinds := map[string]int{}
+	for i := range 50 {
+		what := e.edit(i)
+		kinds[strings.Fields(what)[0]]++
+		p := incremental()
+		reused += p.Reused
+		full := filepath.Join(t.TempDir(), "public")
+		if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: full, CacheDir: t.TempDir(), Force: true}); err != nil {
+			t.Fatalf("edit %d (%s): full build: %v", i+1, what, err)
+		}
+		if diff := treeDiff(tree(t, full), tree(t, out)); diff != "" {
+			t.Fatalf("edit %d (%s): the incremental build (%d pages reused, %d rendered) differs from a full build: %s", i+1, what, p.Reused, p.Rendered, diff)
+		}
+		t.Logf("edit %d: %s: %d pages reused, %d rendered", i+1, what, p.Reused, p.Rendered)
+	}
+	if reused == 0 {
+		t.Error("no build reused a page: the comparison tested nothing")
+	}
+	for _, k := range []string{"add", "change", "delete", "rename", "engram.toml", "commit", "pattern"} {
+		if kinds[k] == 0 {
+			t.Errorf("no edit of kind %s among the 50", k)
+		}
+	}
+}
+
+// treeDiff describes the first difference between two trees, or "".
+func treeDiff(want, got map[string][]byte) string {
+	var paths []string
+	for p := range want {
+		paths = append(paths, p)
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		w, inWant := want[p]
+		g, inGot := got[p]
+		switch {
+		case !inGot:
+			return p + " is missing"
+		case !inWant:
+			return p + " should not be there (stale)"
+		case !bytes.Equal(w, g):
+			i := 0
+			for i < min(len(w), len(g)) && w[i] == g[i] {
+				i++
+			}
+			return fmt.Sprintf("%s differs at byte %d: want %q, got %q", p, i, excerpt(w, i), excerpt(g, i))
+		}
+	}
+	return ""
+}
+
+func excerpt(b []byte, i int) string {
+	return string(b[max(0, i-60):min(len(b), i+60)])
+}
+
+// editor makes random edits to a repository's notes.
+type editor struct {
+	t    *testing.T
+	repo string
+	rng  *rand.Rand
+	when time.Time
+	next []string // the kinds of the edits to come
+}
+
+var titleLine = regexp.MustCompile(`(?m)^title: .*$`)
+var dateLine = regexp.MustCompile(`(?m)^date: (\S+)$`)
+
+// edit makes the i-th edit and says what it was; its first word is its
+// kind. Every kind comes round once in each seven edits, in a random order.
+func (e *editor) edit(i int) string {
+	if len(e.next) == 0 {
+		e.next = []string{"add", "change", "delete", "rename", "engram.toml", "commit", "pattern"}
+		e.rng.Shuffle(len(e.next), func(a, b int) { e.next[a], e.next[b] = e.next[b], e.next[a] })
+	}
+	kind := e.next[0]
+	e.next = e.next[1:]
+	switch kind {
+	case "add":
+		src := e.pick("episodes/")
+		data := titleLine.ReplaceAll(e.read(src), []byte(fmt.Sprintf("title: EP-added-%d", i)))
+		dst := fmt.Sprintf("episodes/added-%d.md", i)
+		e.write(dst, data)
+		e.stage(dst)
+		return "add " + dst + " (from " + src + ")"
+	case "change":
+		p := e.pick("episodes/")
+		e.write(p, append(e.read(p), fmt.Sprintf("\n- Edit %d: one more line in the last section.\n", i)...))
+		e.stage(p)
+		return "change " + p
+	case "delete":
+		p := e.pick("episodes/")
+		if err := os.Remove(filepath.Join(e.repo, p)); err != nil {
+			e.t.Fatal(err)
+		}
+		e.stage(p)
+		return "delete " + p
+	case "rename":
+		p := e.pick("")
+		to := filepath.ToSlash(filepath.Join(filepath.Dir(p), fmt.Sprintf("renamed-%d-%s", i, filepath.Base(p))))
+		if err := os.Rename(filepath.Join(e.repo, p), filepath.Join(e.repo, to)); err != nil {
+			e.t.Fatal(err)
+		}
+		e.stage(p, to)
+		return "rename " + p + " to " + to
+	case "engram.toml":
+		toml := [][]byte{
+			[]byte(fmt.Sprintf("title = \"Memory %d\"\n", i)),
+			[]byte("title = \"Memory\"\nbase_url = \"https://example.org/memory/\"\n"),
+			[]byte("[bootstrap]\nbudget = 1500\n"),
+		}[e.rng.IntN(3)]
+		e.write("engram.toml", toml)
+		e.stage("engram.toml")
+		return "engram.toml set to " + strings.ReplaceAll(string(toml), "\n", "; ")
+	case "commit":
+		// A commit a day later that changes one note's date: the
+		// reference time moves, and with it every age and score.
+		p := e.pick("episodes/")
+		data := dateLine.ReplaceAllFunc(e.read(p), func(line []byte) []byte {
+			d, err := time.Parse(time.RFC3339, string(dateLine.FindSubmatch(line)[1]))
+			if err != nil {
+				return line
+			}
+			return []byte("date: " + d.Add(time.Hour).Format(time.RFC3339))
+		})
+		e.when = e.when.Add(24 * time.Hour)
+		if err := source.WriteRepo(e.repo, []source.Commit{{When: e.when, Message: fmt.Sprintf("edit %d", i), Files: map[string][]byte{p: data}}}); err != nil {
+			e.t.Fatal(err)
+		}
+		return "commit of a new date in " + p
+	default: // "pattern": a pattern, which many episodes cite
+		p := e.pick("patterns/")
+		data := regexp.MustCompile(`(?m)^success_rate: .*$`).ReplaceAll(e.read(p), []byte(fmt.Sprintf("success_rate: 0.%02d", e.rng.IntN(100))))
+		data = regexp.MustCompile(`(?m)^trigger: .*$`).ReplaceAll(data, []byte(fmt.Sprintf("trigger: when edit %d comes", i)))
+		e.write(p, data)
+		e.stage(p)
+		return "pattern " + p + ": a new trigger and success rate"
+	}
+}
+
+// pick returns a random note under prefix ("" for any).
+func (e *editor) pick(prefix string) string {
+	var notes []string
+	err := filepath.WalkDir(e.repo, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || (d.IsDir() && d.Name() == ".git") {
+			if err == nil {
+				err = filepath.SkipDir
+			}
+			return err
+		}
+		rel, _ := filepath.Rel(e.repo, p)
+		rel = filepath.ToSlash(rel)
+		if !d.IsDir() && strings.HasSuffix(rel, ".md") && strings.HasPrefix(rel, prefix) {
+			notes = append(notes, rel)
+		}
+		return nil
+	})
+	if err != nil || len(notes) == 0 {
+		e.t.Fatalf("no note under %q: %v", prefix, err)
+	}
+	return notes[e.rng.IntN(len(notes))]
+}
+
+// stage stages paths as `git add` does, a deleted one as `git rm`: the
+// build publishes staged notes, never untracked ones.
+func (e *editor) stage(paths ...string) {
+	r, err := git.PlainOpen(e.repo)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	wt, err := r.Worktree()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(filepath.Join(e.repo, p)); err == nil {
+			_, err = wt.Add(p)
+		} else {
+			_, err = wt.Remove(p)
+		}
+		if err != nil {
+			e.t.Fatalf("stage %s: %v", p, err)
+		}
+	}
+}
+
+func (e *editor) read(p string) []byte {
+	data, err := os.ReadFile(filepath.Join(e.repo, p))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return data
+}
+
+func (e *editor) write(p string, data []byte) {
+	if err := os.WriteFile(filepath.Join(e.repo, p), data, 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+}
