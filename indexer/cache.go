@@ -29,7 +29,8 @@ import (
 // absolute path, with a fingerprint of the repository it was made from.
 // A query answers from it while the fingerprint holds, and otherwise reads
 // the repository again (every stage but the site) and replaces it. The
-// cache is never part of the output and never read by a build.
+// cache is never part of the output and never read by a build (the page
+// store beside it is, pagecache.go).
 
 // cacheFormat changes whenever the files of the cache change shape or
 // meaning (8: the similarity model weighs the whole record, issue 12;

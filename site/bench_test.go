@@ -1,10 +1,15 @@
 package site_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -51,7 +56,8 @@ func BenchmarkBuild10k(b *testing.B) {
 		// previous output also deletes it, which is measured apart.
 		i++
 		out := filepath.Join(b.TempDir(), fmt.Sprint(i))
-		r, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out})
+		// And an empty page store: every page is rendered.
+		r, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, CacheDir: b.TempDir()})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -62,6 +68,81 @@ func BenchmarkBuild10k(b *testing.B) {
 	// Each stage's seconds per build, to profile with (-cpuprofile).
 	for name, total := range stages {
 		b.ReportMetric(total/float64(b.N), name+"-s/op")
+	}
+}
+
+// BenchmarkIncremental10k is a build of the 10,000 notes after an edit,
+// into the output and with the page store of the build before it: one
+// episode changed (one-note), or one pattern that episodes cite given a
+// new trigger and success rate (pattern). Each iteration undoes the
+// previous one's edit, so every build has exactly one note changed; the
+// repository is as it was when the benchmark ends.
+func BenchmarkIncremental10k(b *testing.B) {
+	repo, c := repo10k(b)
+	var episode, pattern string
+	for _, p := range slices.Sorted(maps.Keys(c.FS())) {
+		switch {
+		case episode == "" && strings.HasPrefix(p, "episodes/"):
+			episode = p
+		case pattern == "" && strings.HasPrefix(p, "patterns/PATTERN-"):
+			pattern = p
+		}
+	}
+	for _, bc := range []struct {
+		name, note string
+		edit       func([]byte) []byte
+	}{
+		{"one-note", episode, func(d []byte) []byte { return append(d, "\n- One more line in the last section.\n"...) }},
+		{"pattern", pattern, func(d []byte) []byte {
+			return regexp.MustCompile(`(?m)^trigger: .*$`).ReplaceAll(bytes.Replace(d, []byte("success_rate: 0."), []byte("success_rate: 0.0"), 1), []byte("trigger: when the benchmark edits it"))
+		}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			file := filepath.Join(repo, filepath.FromSlash(bc.note))
+			original, err := os.ReadFile(file)
+			if err != nil {
+				b.Fatal(err)
+			}
+			write := func(data []byte) {
+				if err := os.WriteFile(file, data, 0o644); err != nil {
+					b.Fatal(err)
+				}
+				if err := source.Stage(repo, bc.note); err != nil {
+					b.Fatal(err)
+				}
+			}
+			defer write(original)
+			out, cache := filepath.Join(b.TempDir(), "public"), b.TempDir()
+			if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, CacheDir: cache}); err != nil {
+				b.Fatal(err)
+			}
+			edited, i := bc.edit(original), 0
+			stages := map[string]float64{}
+			var reused, rendered int
+			b.ResetTimer()
+			for b.Loop() {
+				b.StopTimer()
+				if i++; i%2 == 1 {
+					write(edited)
+				} else {
+					write(original)
+				}
+				b.StartTimer()
+				r, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, CacheDir: cache})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, s := range r.Stages {
+					stages[s.Name] += s.Duration.Seconds()
+				}
+				reused, rendered = reused+r.Pages.Reused, rendered+r.Pages.Rendered
+			}
+			for name, total := range stages {
+				b.ReportMetric(total/float64(b.N), name+"-s/op")
+			}
+			b.ReportMetric(float64(reused)/float64(b.N), "reused/op")
+			b.ReportMetric(float64(rendered)/float64(b.N), "rendered/op")
+		})
 	}
 }
 

@@ -352,6 +352,11 @@ func checkWorkflow(t *testing.T, wf workflow, version string) {
 		{"actions/configure-pages", func(s workflowStep) bool {
 			return s.Uses == "actions/configure-pages@v6" && s.ID == "pages" && s.If == notOnPR
 		}},
+		// The page store is in the user's cache directory (os.UserCacheDir
+		// on Linux, with no XDG_CACHE_HOME as on GitHub's runners).
+		{"actions/cache", func(s workflowStep) bool {
+			return s.Uses == "actions/cache@v4" && s.With["path"] == "~/.cache/engram" && s.With["key"] == "engram-${{ github.run_id }}" && s.With["restore-keys"] == "engram-"
+		}},
 		{"Build the site", func(s workflowStep) bool {
 			return strings.HasPrefix(s.Run, "engram build --out public") && s.Env["BASE_URL"] == "${{ steps.pages.outputs.base_url }}"
 		}},

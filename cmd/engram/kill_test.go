@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -91,4 +92,138 @@ func snapshot(t *testing.T, dir string) map[string][]byte {
 		t.Fatal(err)
 	}
 	return files
+}
+
+// TestKillMidIncrementalBuild kills a build while it renders pages into
+// the page store (a new title: every page is rendered and kept), then
+// checks that the previous output is intact and that the store still
+// serves the previous build: with the title back, the next build reuses
+// every page and writes the previous output again. The build with the new
+// title, run to the end, equals a full build's.
+func TestKillMidIncrementalBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 2,000-note repository five times")
+	}
+	repo := t.TempDir()
+	if err := source.WriteRepo(repo, gen.Generate(gen.Sized(2000)).Commits); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	parent := t.TempDir()
+	out := filepath.Join(parent, "public")
+	build := func(out, cache string) string {
+		t.Helper()
+		cmd := exec.Command("engram", "build", "--repo", repo, "--out", out)
+		cmd.Env = append(os.Environ(), "ENGRAM_CACHE_DIR="+cache)
+		b, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("build: %v\n%s", err, b)
+		}
+		return string(b)
+	}
+	retitle := func(title string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(repo, "engram.toml"), []byte("title = \""+title+"\"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := source.Stage(repo, "engram.toml"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	retitle("Before")
+	build(out, cache)
+	before := snapshot(t, out)
+	packed := packSize(t, cache)
+
+	retitle("After")
+	cmd := exec.Command("engram", "build", "--repo", repo, "--out", out)
+	cmd.Env = append(os.Environ(), "ENGRAM_CACHE_DIR="+cache)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	// Killed once it has kept pages of the new title in the store.
+	if !waitFor(done, func() bool { return packSize(t, cache) > packed }) {
+		t.Fatal("the build finished before it kept any page; nothing was killed")
+	}
+	_ = cmd.Process.Kill()
+	<-done
+	if after := snapshot(t, out); !sameFiles(before, after) {
+		t.Fatal("the output changed although the build was killed")
+	}
+
+	retitle("Before")
+	summary := build(out, cache)
+	if !sameFiles(before, snapshot(t, out)) {
+		t.Fatal("after the kill, the build of the same tree wrote another output")
+	}
+	if !strings.Contains(summary, " 0 rendered") || strings.Contains(summary, " 0 reused") {
+		t.Errorf("after the kill, the build of the same tree did not reuse every page:\n%s", summary)
+	}
+
+	retitle("After")
+	build(out, cache)
+	full := filepath.Join(t.TempDir(), "public")
+	build(full, t.TempDir())
+	if !sameFiles(relative(t, full, snapshot(t, full)), relative(t, out, snapshot(t, out))) {
+		t.Error("the incremental build after the kill differs from a full build")
+	}
+}
+
+// packSize is the size of the page store's packs under the cache.
+func packSize(t *testing.T, cache string) int64 {
+	packs, err := filepath.Glob(filepath.Join(cache, "*.pages", "pages-*.pack"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, p := range packs {
+		if st, err := os.Stat(p); err == nil {
+			n += st.Size()
+		}
+	}
+	return n
+}
+
+// waitFor polls until cond holds, or the build ends.
+func waitFor(done chan error, cond func() bool) bool {
+	for {
+		select {
+		case err := <-done:
+			done <- err
+			return false
+		case <-time.After(2 * time.Millisecond):
+		}
+		if cond() {
+			return true
+		}
+	}
+}
+
+// sameFiles reports whether two snapshots hold the same files and bytes.
+func sameFiles(a, b map[string][]byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for p, data := range a {
+		if other, ok := b[p]; !ok || !bytes.Equal(data, other) {
+			return false
+		}
+	}
+	return true
+}
+
+// relative keys a snapshot of dir by paths relative to it.
+func relative(t *testing.T, dir string, files map[string][]byte) map[string][]byte {
+	t.Helper()
+	rel := make(map[string][]byte, len(files))
+	for p, data := range files {
+		r, err := filepath.Rel(dir, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel[r] = data
+	}
+	return rel
 }
