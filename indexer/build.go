@@ -144,7 +144,12 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	if err != nil {
 		return r, err
 	}
-	// The pages earlier builds rendered (pagecache.go).
+	// The pages earlier builds rendered (pagecache.go). A page is kept
+	// only by a build whose output passed the secret scan, and its key
+	// has the scanner's: a page reused is one the same scan passed, and
+	// is not scanned again.
+	outScan := in.Secrets.Scanner.Output(in.Secrets.Found)
+	outKey := outScan.Key()
 	var pageCache site.PageCache
 	store, err := openPages(opt)
 	if err != nil {
@@ -158,12 +163,12 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 		// are also the JSON twins of the pages that show them.
 		written := make(chan error, 1)
 		go func() { written <- writeFiles(dir, files) }()
-		err := site.Render(ctx, pub, dir, site.Options{Log: opt.Log, API: files, Stage: clock.start, Pages: pageCache})
+		done, err := site.Render(ctx, pub, dir, site.Options{Log: opt.Log, API: files, Stage: clock.start, Pages: pageCache, PageSalt: outKey[:]})
 		if err := errors.Join(err, <-written); err != nil {
 			return err
 		}
 		clock.start("secrets-out")
-		return scanOutput(ctx, in.Secrets, dir)
+		return scanOutput(ctx, outScan, dir, done.Reused)
 	})
 	if store != nil {
 		// The store's index names the pages of a published output only.
@@ -202,11 +207,17 @@ func refuseSecrets(opt Options, sec *secrets.Input) error {
 	return fmt.Errorf("%w: %d secrets found in %s (listed above, by rule and fingerprint); nothing was published", ErrRefused, n, opt.Repo)
 }
 
-// scanOutput scans the finished output before it is swapped in: a
-// secret there that the input scan did not let through refuses the build
-// (SPEC §6). The secrets .gitleaksignore allows are let through here too.
-func scanOutput(ctx context.Context, sec *secrets.Input, dir string) error {
-	found, err := sec.Scanner.Output(sec.Found).ScanDir(ctx, dir)
+// scanOutput scans the finished output with scan (the input scanner's
+// Output) before it is swapped in: a secret there that the input scan
+// did not let through refuses the build (SPEC §6). The secrets
+// .gitleaksignore allows are let through here too. The pages reused from
+// the page store, which the same scan passed, are not scanned again.
+func scanOutput(ctx context.Context, scan *secrets.Scanner, dir string, reused []string) error {
+	skip := make(map[string]bool, len(reused))
+	for _, p := range reused {
+		skip[p] = true
+	}
+	found, err := scan.ScanDir(ctx, dir, skip)
 	if err != nil {
 		return fmt.Errorf("scan the output for secrets: %w", err)
 	}

@@ -50,9 +50,10 @@ var listKinds = map[string]bool{"home": true, "episodes": true, "patterns": true
 const pageKeyFormat = "engram pages 1"
 
 // renderKey is what every page's key shares: the Hugo configuration (base
-// URL, title), whether links are made relative, the templates, and the
-// binary that renders them (Hugo's and engram's code).
-func renderKey(hugoConfig string, relative bool) ([sha256.Size]byte, error) {
+// URL, title), whether links are made relative, the templates, the
+// binary that renders them (Hugo's and engram's code), and the caller's
+// salt (Options.PageSalt).
+func renderKey(hugoConfig string, relative bool, salt []byte) ([sha256.Size]byte, error) {
 	h := sha256.New()
 	field := func(b []byte) {
 		var n [8]byte
@@ -66,6 +67,7 @@ func renderKey(hugoConfig string, relative bool) ([sha256.Size]byte, error) {
 	if relative {
 		field([]byte("relative"))
 	}
+	field(salt)
 	err := fs.WalkDir(templates.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

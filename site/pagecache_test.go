@@ -64,13 +64,17 @@ func TestCachedKindsReadOnlyTheirPage(t *testing.T) {
 // TestPageKey: a page's key changes with its path, its content and the
 // render key, and with nothing else.
 func TestPageKey(t *testing.T) {
-	r1, err := renderKey("title = 'a'", false)
+	r1, err := renderKey("title = 'a'", false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, _ := renderKey("title = 'b'", false)
-	r3, _ := renderKey("title = 'a'", true)
-	r4, _ := renderKey("title = 'a'", false)
+	r2, _ := renderKey("title = 'b'", false, nil)
+	r3, _ := renderKey("title = 'a'", true, nil)
+	r4, _ := renderKey("title = 'a'", false, nil)
+	r5, _ := renderKey("title = 'a'", false, []byte("scanner"))
+	if r1 == r5 {
+		t.Error("the render key ignores the salt")
+	}
 	if r1 != r4 {
 		t.Error("the render key is not deterministic")
 	}

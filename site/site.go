@@ -17,9 +17,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/afero"
@@ -42,6 +44,17 @@ type Options struct {
 	// key it holds is written from it, and the others are kept in it
 	// (pagecache.go).
 	Pages PageCache
+	// PageSalt goes into every page's key with the rest: what else the
+	// bytes of a kept page were checked under (the indexer's output
+	// secret scanner), so that a reused page was checked the same way.
+	PageSalt []byte
+}
+
+// Rendered is what a render did.
+type Rendered struct {
+	// Reused are the pages written from the PageCache, slash-separated
+	// paths in the publish directory.
+	Reused []string
 }
 
 // workDir is where the generated Hugo project lives in its in-memory file
@@ -51,12 +64,12 @@ const workDir = "/engram"
 // Render writes the site for s into publishDir, which must be empty or
 // absent. The Hugo project (configuration, templates, generated content)
 // is built in memory: only publishDir is written.
-func Render(ctx context.Context, s *export.Site, publishDir string, opt Options) error {
+func Render(ctx context.Context, s *export.Site, publishDir string, opt Options) (Rendered, error) {
 	api := opt.API
 	if api == nil {
 		var err error
 		if api, err = s.Files(); err != nil {
-			return fmt.Errorf("render site: %w", err)
+			return Rendered{}, fmt.Errorf("render site: %w", err)
 		}
 	}
 	stage := opt.Stage
@@ -67,19 +80,19 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 	ps := pages(s, newMarkdown())
 	publishDir, err := filepath.Abs(publishDir)
 	if err != nil {
-		return fmt.Errorf("render site: %w", err)
+		return Rendered{}, fmt.Errorf("render site: %w", err)
 	}
 	var r *reuse
 	var render [sha256.Size]byte
 	if opt.Pages != nil {
 		r = &reuse{cache: opt.Pages, hits: map[string][]byte{}, keep: map[string]PageKey{}}
-		if render, err = renderKey(hugoConfig(s), s.RelativeLinks); err != nil {
-			return fmt.Errorf("render site: %w", err)
+		if render, err = renderKey(hugoConfig(s), s.RelativeLinks, opt.PageSalt); err != nil {
+			return Rendered{}, fmt.Errorf("render site: %w", err)
 		}
 	}
 	src := afero.NewMemMapFs()
 	if err := writeProject(src, workDir, s, ps, r, render, publishDir); err != nil {
-		return fmt.Errorf("render site: %w", err)
+		return Rendered{}, fmt.Errorf("render site: %w", err)
 	}
 	log := opt.Log
 	if log == nil {
@@ -92,14 +105,16 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 	go func() { twins <- writeTwins(publishDir, ps, api) }()
 	err = renderHugoFs(ctx, src, workDir, publishDir, log, s.RelativeLinks, r)
 	if err := errors.Join(err, <-twins); err != nil {
-		return err
+		return Rendered{}, err
 	}
+	var done Rendered
 	if r != nil {
 		if err := r.writeHits(publishDir); err != nil {
-			return fmt.Errorf("render site: %w", err)
+			return Rendered{}, fmt.Errorf("render site: %w", err)
 		}
+		done.Reused = slices.Sorted(maps.Keys(r.hits))
 	}
-	return nil
+	return done, nil
 }
 
 // writeTwins writes each page's JSON twin as index.json beside its

@@ -15,15 +15,19 @@ import (
 // (see Output), and returns the findings that are not allowed, by path
 // (slash-separated, relative to dir) and position. A file byte for byte
 // the same as one already scanned (a page's JSON twin in the API) is
-// scanned once.
-func (s *Scanner) ScanDir(ctx context.Context, dir string) ([]Finding, error) {
+// scanned once. The files in scanned (by the same paths) are left out:
+// the caller knows a scanner with the same Key found nothing in these
+// very bytes at these paths.
+func (s *Scanner) ScanDir(ctx context.Context, dir string, scanned map[string]bool) ([]Finding, error) {
 	var paths []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.Type().IsRegular() {
-			paths = append(paths, p)
+			if rel, err := filepath.Rel(dir, p); err != nil || !scanned[filepath.ToSlash(rel)] {
+				paths = append(paths, p)
+			}
 		}
 		return nil
 	})

@@ -10,10 +10,13 @@
 package secrets
 
 import (
+	"bytes"
 	"crypto/sha256"
 	_ "embed"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -203,6 +206,26 @@ func defaultConfig() (config.Config, error) {
 		return config.Config{}, err
 	}
 	return vc.Translate()
+}
+
+// Key identifies what s lets through: the same bytes at the same path
+// give the same findings under two scanners of one Key (in one binary:
+// the rules are the binary's).
+func (s *Scanner) Key() [sha256.Size]byte {
+	h := sha256.New()
+	if s.output {
+		h.Write([]byte("output\n"))
+	}
+	for _, fp := range slices.Sorted(maps.Keys(s.ignore)) {
+		h.Write([]byte(fp + "\n"))
+	}
+	sums := slices.SortedFunc(maps.Keys(s.allowed), func(a, b [sha256.Size]byte) int { return bytes.Compare(a[:], b[:]) })
+	for _, sum := range sums {
+		h.Write(sum[:])
+	}
+	var k [sha256.Size]byte
+	h.Sum(k[:0])
+	return k
 }
 
 // Output returns a scanner for a build's output. It lets through,

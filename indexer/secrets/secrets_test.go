@@ -111,6 +111,32 @@ func TestIgnoreFile(t *testing.T) {
 	}
 }
 
+// TestScannerKey: the key of a scanner (what a reused page was scanned
+// under) changes with the ignore file, with the secrets the output lets
+// through, and with being an output scanner, and with nothing else.
+func TestScannerKey(t *testing.T) {
+	ghp := secretstest.Kinds(3)[0]
+	plain, same := scanner(t, ""), scanner(t, "# only a comment\n")
+	ignoring := scanner(t, "episodes\\a.md:github-pat:2\n")
+	_, found, _ := ignoring.Clean("episodes/a.md", []byte("x\n"+ghp.Line+"\n"))
+	keys := map[string][32]byte{
+		"plain":                   plain.Key(),
+		"ignoring":                ignoring.Key(),
+		"output":                  plain.Output(nil).Key(),
+		"output, one let through": ignoring.Output(found).Key(),
+	}
+	seen := map[[32]byte]string{}
+	for name, k := range keys {
+		if other, ok := seen[k]; ok {
+			t.Errorf("%s and %s have one key", name, other)
+		}
+		seen[k] = name
+	}
+	if plain.Key() != same.Key() || plain.Output(nil).Key() != same.Output(nil).Key() {
+		t.Error("two scanners that let the same through have different keys")
+	}
+}
+
 // TestIgnoreFileProblems: lines that are not global fingerprints are
 // reported with their line numbers.
 func TestIgnoreFileProblems(t *testing.T) {
