@@ -149,13 +149,13 @@ func TestKillMidIncrementalBuild(t *testing.T) {
 	}
 	_ = cmd.Process.Kill()
 	<-done
-	if after := snapshot(t, out); !sameFiles(before, after) {
+	if after := snapshot(t, out); !equalTree(before, after) {
 		t.Fatal("the output changed although the build was killed")
 	}
 
 	retitle("Before")
 	summary := build(out, cache)
-	if !sameFiles(before, snapshot(t, out)) {
+	if !equalTree(before, snapshot(t, out)) {
 		t.Fatal("after the kill, the build of the same tree wrote another output")
 	}
 	if !strings.Contains(summary, " 0 rendered") || strings.Contains(summary, " 0 reused") {
@@ -166,7 +166,7 @@ func TestKillMidIncrementalBuild(t *testing.T) {
 	build(out, cache)
 	full := filepath.Join(t.TempDir(), "public")
 	build(full, t.TempDir())
-	if !sameFiles(relative(t, full, snapshot(t, full)), relative(t, out, snapshot(t, out))) {
+	if !equalTree(snapshotRel(t, full), snapshotRel(t, out)) {
 		t.Error("the incremental build after the kill differs from a full build")
 	}
 }
@@ -199,31 +199,4 @@ func waitFor(done chan error, cond func() bool) bool {
 			return true
 		}
 	}
-}
-
-// sameFiles reports whether two snapshots hold the same files and bytes.
-func sameFiles(a, b map[string][]byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for p, data := range a {
-		if other, ok := b[p]; !ok || !bytes.Equal(data, other) {
-			return false
-		}
-	}
-	return true
-}
-
-// relative keys a snapshot of dir by paths relative to it.
-func relative(t *testing.T, dir string, files map[string][]byte) map[string][]byte {
-	t.Helper()
-	rel := make(map[string][]byte, len(files))
-	for p, data := range files {
-		r, err := filepath.Rel(dir, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rel[r] = data
-	}
-	return rel
 }
