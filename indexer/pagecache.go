@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -216,17 +217,8 @@ func (s *pageStore) compact() (string, error) {
 	}
 	defer f.Close()
 	w := bufio.NewWriterSize(f, 1<<20)
-	keys := slices.SortedFunc(func(yield func(site.PageKey) bool) {
-		for k := range s.used {
-			if !yield(k) {
-				return
-			}
-		}
-	}, func(a, b site.PageKey) int {
-		return slices.Compare(a[:], b[:])
-	})
 	var off int64
-	for _, k := range keys {
+	for _, k := range sortedKeys(s.used) {
 		e := s.used[k]
 		if _, err := io.Copy(w, io.NewSectionReader(s.pack, e.off, e.n)); err != nil {
 			return "", fmt.Errorf("compact the pages: %w", err)
@@ -257,16 +249,17 @@ func (s *pageStore) close() {
 	}
 }
 
+// sortedKeys are the keys of entries in byte order: the index and a
+// compacted pack list the pages in it.
+func sortedKeys(entries map[site.PageKey]pageEntry) []site.PageKey {
+	return slices.SortedFunc(maps.Keys(entries), func(a, b site.PageKey) int { return bytes.Compare(a[:], b[:]) })
+}
+
 func encodePagesIndex(pack string, entries map[site.PageKey]pageEntry) []byte {
 	var b bytes.Buffer
 	b.WriteString(pagesMagic)
 	b.WriteString(pack + "\n")
-	keys := make([]site.PageKey, 0, len(entries))
-	for k := range entries {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, c site.PageKey) int { return slices.Compare(a[:], c[:]) })
-	for _, k := range keys {
+	for _, k := range sortedKeys(entries) {
 		e := entries[k]
 		b.Write(k[:])
 		b.Write(binary.BigEndian.AppendUint64(nil, uint64(e.off)))

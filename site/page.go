@@ -1,11 +1,9 @@
 package site
 
 import (
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -116,9 +114,8 @@ func pages(s *export.Site, md markdown) []page {
 
 // writePages writes the content files of ps into dir. With a cache (r
 // not nil), a page of a kind that shows only itself is looked up by its
-// key: found, it is only linked and r.hits holds its bytes; not found,
-// r.keep marks it to be kept once Hugo has written it into publishDir.
-func writePages(fsys afero.Fs, dir string, ps []page, r *reuse, render [sha256.Size]byte, publishDir string) error {
+// key (reuse.page): found, Hugo is told only to link it.
+func writePages(fsys afero.Fs, dir string, ps []page, r *reuse) error {
 	for _, p := range ps {
 		fm := frontMatter{Title: p.title, Date: p.date, Lastmod: p.lastmod, Outputs: p.outputs, Layout: p.kind, Twin: p.api, Params: p.params}
 		data, err := json.Marshal(fm)
@@ -126,16 +123,15 @@ func writePages(fsys afero.Fs, dir string, ps []page, r *reuse, render [sha256.S
 			return fmt.Errorf("write page %s: %w", p.path, err)
 		}
 		if r != nil && !listKinds[p.kind] {
-			out := path.Join(pageDir(p.path), "index.html")
-			k := pageKey(render, p.path, data)
-			if page, ok := r.cache.Get(k); ok {
-				r.hits[out] = page
+			found, err := r.page(p.path, data)
+			if err != nil {
+				return fmt.Errorf("write page %s: %w", p.path, err)
+			}
+			if found {
 				fm.Build = &buildOptions{Render: "link"}
 				if data, err = json.Marshal(fm); err != nil {
 					return fmt.Errorf("write page %s: %w", p.path, err)
 				}
-			} else {
-				r.keep[filepath.Join(publishDir, filepath.FromSlash(out))] = k
 			}
 		}
 		full := path.Join(dir, "content", p.path)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sync"
 
@@ -155,26 +156,38 @@ func goBuildID(exe string) []byte {
 }
 
 // reuse is what one render takes from and gives to a PageCache: the
-// pages it writes from the cache (output path → bytes) and the pages it
-// keeps (absolute output path → key).
+// key every page's shares, where the pages go, the pages written from the
+// cache (slash-separated output paths) and the pages to keep (absolute
+// output path → key).
 type reuse struct {
-	cache PageCache
-	hits  map[string][]byte
-	keep  map[string]PageKey
+	cache      PageCache
+	render     [sha256.Size]byte
+	publishDir string
+	reused     []string
+	keep       map[string]PageKey
 }
 
-// writeHits writes the pages taken from the cache into publishDir.
-func (r *reuse) writeHits(publishDir string) error {
-	for rel, data := range r.hits {
-		full := filepath.Join(publishDir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(full, data, 0o644); err != nil {
-			return err
-		}
+// page looks up the page whose content file is content at contentPath. Found,
+// its bytes are written into the output at once (Hugo, told only to link
+// the page, writes nothing there) and it returns true; not found, the
+// page is marked to be kept once Hugo has written it.
+func (r *reuse) page(contentPath string, content []byte) (bool, error) {
+	out := path.Join(pageDir(contentPath), "index.html")
+	full := filepath.Join(r.publishDir, filepath.FromSlash(out))
+	k := pageKey(r.render, contentPath, content)
+	data, ok := r.cache.Get(k)
+	if !ok {
+		r.keep[full] = k
+		return false, nil
 	}
-	return nil
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		return false, err
+	}
+	if err := os.WriteFile(full, data, 0o644); err != nil {
+		return false, err
+	}
+	r.reused = append(r.reused, out)
+	return true, nil
 }
 
 // keepFs is Hugo's destination for a render with a cache: the bytes of

@@ -12,16 +12,13 @@ package site
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/afero"
@@ -83,15 +80,14 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 		return Rendered{}, fmt.Errorf("render site: %w", err)
 	}
 	var r *reuse
-	var render [sha256.Size]byte
 	if opt.Pages != nil {
-		r = &reuse{cache: opt.Pages, hits: map[string][]byte{}, keep: map[string]PageKey{}}
-		if render, err = renderKey(hugoConfig(s), s.RelativeLinks, opt.PageSalt); err != nil {
+		r = &reuse{cache: opt.Pages, publishDir: publishDir, keep: map[string]PageKey{}}
+		if r.render, err = renderKey(hugoConfig(s), s.RelativeLinks, opt.PageSalt); err != nil {
 			return Rendered{}, fmt.Errorf("render site: %w", err)
 		}
 	}
 	src := afero.NewMemMapFs()
-	if err := writeProject(src, workDir, s, ps, r, render, publishDir); err != nil {
+	if err := writeProject(src, workDir, s, ps, r); err != nil {
 		return Rendered{}, fmt.Errorf("render site: %w", err)
 	}
 	log := opt.Log
@@ -107,14 +103,10 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 	if err := errors.Join(err, <-twins); err != nil {
 		return Rendered{}, err
 	}
-	var done Rendered
-	if r != nil {
-		if err := r.writeHits(publishDir); err != nil {
-			return Rendered{}, fmt.Errorf("render site: %w", err)
-		}
-		done.Reused = slices.Sorted(maps.Keys(r.hits))
+	if r == nil {
+		return Rendered{}, nil
 	}
-	return done, nil
+	return Rendered{Reused: r.reused}, nil
 }
 
 // writeTwins writes each page's JSON twin as index.json beside its
@@ -173,7 +165,7 @@ func pageDir(contentPath string) string {
 // writeProject writes the Hugo configuration, the embedded templates and
 // the generated content (ps) into dir; r, when set, is the page cache's
 // part in it (writePages).
-func writeProject(fsys afero.Fs, dir string, s *export.Site, ps []page, r *reuse, render [sha256.Size]byte, publishDir string) error {
+func writeProject(fsys afero.Fs, dir string, s *export.Site, ps []page, r *reuse) error {
 	if err := afero.WriteFile(fsys, path.Join(dir, "hugo.toml"), []byte(hugoConfig(s)), 0o644); err != nil {
 		return err
 	}
@@ -186,7 +178,7 @@ func writeProject(fsys afero.Fs, dir string, s *export.Site, ps []page, r *reuse
 	if err := writeGraphData(fsys, dir, s); err != nil {
 		return err
 	}
-	return writePages(fsys, dir, ps, r, render, publishDir)
+	return writePages(fsys, dir, ps, r)
 }
 
 // hugoConfig is the Hugo configuration. Hugo sees nothing of engram.toml but
