@@ -5,7 +5,6 @@ package indexer
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -262,14 +261,14 @@ func bootstrapFiles(boot bootstrap.Candidates, budget int) ([]export.File, error
 	if err != nil {
 		return nil, err
 	}
-	schema, err := json.MarshalIndent(export.Schema("bootstrap.schema.json", "engram bootstrap: what an agent reads at session start", bootstrap.Bootstrap{}), "", "  ")
+	schema, err := export.Encode(export.Schema("bootstrap.schema.json", "engram bootstrap: what an agent reads at session start", bootstrap.Bootstrap{}))
 	if err != nil {
 		return nil, err
 	}
 	return []export.File{
 		{Path: "api/v1/bootstrap.json", Data: js},
 		{Path: "api/v1/bootstrap.md", Data: md},
-		{Path: "api/v1/schema/bootstrap.schema.json", Data: append(schema, '\n')},
+		{Path: "api/v1/schema/bootstrap.schema.json", Data: schema},
 	}, nil
 }
 
@@ -352,11 +351,11 @@ func staticSearchFiles(sdocs []search.Doc) ([]export.File, error) {
 		{"search-terms", "engram static search index: postings [doc, score×1000, ...] by term", map[string][]int64{}},
 		{"search-docs", "engram static search index: [id, type, outcome, url, title, snippet] by document", [][]string{}},
 	} {
-		data, err := json.MarshalIndent(export.Schema(sc.name+".schema.json", sc.title, sc.v), "", "  ")
+		data, err := export.Encode(export.Schema(sc.name+".schema.json", sc.title, sc.v))
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, export.File{Path: "api/v1/schema/" + sc.name + ".schema.json", Data: append(data, '\n')})
+		files = append(files, export.File{Path: "api/v1/schema/" + sc.name + ".schema.json", Data: data})
 	}
 	return files, nil
 }

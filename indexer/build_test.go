@@ -3,10 +3,12 @@ package indexer_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,11 +64,26 @@ func tree(t *testing.T, dir string) map[string][]byte {
 }
 
 // TestBuildGolden compares every JSON file of the API with the golden copy.
+// The API's files have a line per value and no indentation; the golden
+// copies are indented to be read, and a file is compared indented.
 func TestBuildGolden(t *testing.T) {
 	repo := fixtureRepo(t, "basic")
 	out := filepath.Join(t.TempDir(), "public")
 	build(t, repo, out)
 	got := tree(t, filepath.Join(out, "api"))
+	for p, data := range got {
+		if path.Ext(p) != ".json" {
+			continue
+		}
+		if bytes.Contains(data, []byte("\n ")) {
+			t.Errorf("%s: indented, not a line per value", p)
+		}
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, data, "", "  "); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		got[p] = buf.Bytes()
+	}
 	golden := filepath.Join("testdata", "golden", "basic")
 	if *update {
 		_ = os.RemoveAll(golden)

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -112,9 +113,23 @@ func testFiles(t *testing.T) []File {
 
 // TestFilesGolden compares every output file with testdata/golden/<path>.
 // Run with -update to rewrite them, then review the diff: the goldens are
-// the specification of the JSON API.
+// the specification of the JSON API. A file is written with a line per
+// value and no indentation; its golden copy is indented, to be read.
 func TestFilesGolden(t *testing.T) {
 	files := testFiles(t)
+	for i, f := range files {
+		if path.Ext(f.Path) != ".json" {
+			continue
+		}
+		if bytes.Contains(f.Data, []byte("\n ")) {
+			t.Errorf("%s: indented, not a line per value", f.Path)
+		}
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, f.Data, "", "  "); err != nil {
+			t.Fatalf("%s: %v", f.Path, err)
+		}
+		files[i].Data = buf.Bytes()
+	}
 	golden := filepath.Join("testdata", "golden")
 	if *update {
 		if err := os.RemoveAll(golden); err != nil {
