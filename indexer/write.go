@@ -47,10 +47,13 @@ func removeStale(parent, prefix string) {
 	}
 }
 
-// writeFiles writes files under dir.
+// writeFiles writes files under dir. It lets go of each file's bytes
+// once written (its Data is nil after): a build does not hold the API's
+// bytes while Hugo renders.
 func writeFiles(dir string, files []export.File) error {
 	made := map[string]bool{}
-	for _, f := range files {
+	for i, f := range files {
+		files[i].Data = nil
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if d := filepath.Dir(p); !made[d] {
 			if err := os.MkdirAll(d, 0o755); err != nil {

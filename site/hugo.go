@@ -23,6 +23,7 @@ import (
 	"github.com/gohugoio/hugo/deps"
 	"github.com/gohugoio/hugo/hugofs"
 	"github.com/gohugoio/hugo/hugolib"
+	hugopage "github.com/gohugoio/hugo/resources/page"
 	"github.com/spf13/afero"
 	"github.com/spf13/fsync"
 )
@@ -116,6 +117,11 @@ func buildHugo(ctx context.Context, src, dst afero.Fs, workDir, publishDir strin
 		return err
 	}
 	defer func() { err = errors.Join(err, sites.Close()) }()
+	// Hugo caches sorted page lists (.ByDate, .ByTitle...) in a
+	// process-wide cache that it empties when the next render starts, not
+	// when this one ends: until then every page of the site is reachable,
+	// half the build's live memory. Empty it when done.
+	defer hugopage.Clear()
 	if err := ctx.Err(); err != nil {
 		return err
 	}

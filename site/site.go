@@ -30,9 +30,11 @@ import (
 // Options configure a render. The zero value discards Hugo's log.
 type Options struct {
 	Log io.Writer
-	// API are the files of the JSON API (export.Site.Files), which are
-	// the JSON twins of the pages that show them; nil makes them again.
-	API []export.File
+	// API are the paths of the JSON API's files (export.Site.Files),
+	// which are the JSON twins of the pages that show them; nil makes the
+	// files again to know them. Only their paths are needed: the caller
+	// that wrote the files need not keep their bytes while Hugo renders.
+	API []string
 	// Stage, when set, is called as each stage of the render begins:
 	// "pages" (the content, charts and HTML of the notes, made in Go),
 	// then "hugo" (Hugo renders them while the twins are written).
@@ -64,10 +66,11 @@ const workDir = "/engram"
 func Render(ctx context.Context, s *export.Site, publishDir string, opt Options) (Rendered, error) {
 	api := opt.API
 	if api == nil {
-		var err error
-		if api, err = s.Files(); err != nil {
+		files, err := s.Files()
+		if err != nil {
 			return Rendered{}, fmt.Errorf("render site: %w", err)
 		}
+		api = export.Paths(files)
 	}
 	stage := opt.Stage
 	if stage == nil {
@@ -89,6 +92,11 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 	src := afero.NewMemMapFs()
 	if err := writeProject(src, workDir, s, ps, r); err != nil {
 		return Rendered{}, fmt.Errorf("render site: %w", err)
+	}
+	// The params are in the content files now: Hugo reads them there, and
+	// the HTML made for them need not stay in memory while it renders.
+	for i := range ps {
+		ps[i].params = nil
 	}
 	log := opt.Log
 	if log == nil {
@@ -114,10 +122,10 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 // page's document): that is linked as the page's alternate, and
 // _redirects serves it at index.json (redirects.go). A page with neither
 // (the graph explorer) writes its own.
-func writeTwins(publishDir string, ps []page, api []export.File) error {
+func writeTwins(publishDir string, ps []page, api []string) error {
 	files := make(map[string]bool, len(api))
-	for _, f := range api {
-		files[f.Path] = true
+	for _, p := range api {
+		files[p] = true
 	}
 	if err := os.MkdirAll(publishDir, 0o755); err != nil {
 		return err

@@ -98,6 +98,15 @@ func (s *Site) Files() ([]File, error) {
 	return files, nil
 }
 
+// Paths are the paths of files, in their order.
+func Paths(files []File) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.Path
+	}
+	return out
+}
+
 // summary is a pattern as listed in patterns.json: the full document less
 // its prose, relations and backlinks.
 func summary(p Pattern) Pattern {
