@@ -123,7 +123,7 @@ func slugOf(jsonURL string) string {
 func Encode(v any) ([]byte, error) { return encode(v) }
 
 // encode writes JSON with a line per value and no indentation. Indenting
-// made the API a third larger (hundreds of megabytes of spaces at 100,000
+// made the API a quarter larger (hundreds of megabytes of spaces at 100,000
 // notes); a file on one line would be smaller still, but the output's
 // secret scan hands gitleaks the lines around a keyword, and a long line
 // makes it slow. Go escapes <, > and & as \u003c..., which is valid JSON
