@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/source"
 )
 
@@ -21,10 +20,7 @@ func TestKillMidBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a 2,000-note repository twice")
 	}
-	repo := t.TempDir()
-	if err := source.WriteRepo(repo, gen.Generate(gen.Sized(2000)).Commits); err != nil {
-		t.Fatal(err)
-	}
+	repo := generatedRepo(t, t.TempDir(), 2000)
 	parent := t.TempDir()
 	out := filepath.Join(parent, "public")
 	if b, err := exec.Command("engram", "build", "--repo", repo, "--out", out).CombinedOutput(); err != nil {
@@ -104,10 +100,7 @@ func TestKillMidIncrementalBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a 2,000-note repository five times")
 	}
-	repo := t.TempDir()
-	if err := source.WriteRepo(repo, gen.Generate(gen.Sized(2000)).Commits); err != nil {
-		t.Fatal(err)
-	}
+	repo := generatedRepo(t, t.TempDir(), 2000)
 	cache := t.TempDir()
 	parent := t.TempDir()
 	out := filepath.Join(parent, "public")

@@ -6,9 +6,7 @@ import (
 	"testing"
 
 	"github.com/engramhq/engram/indexer"
-	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/query"
-	"github.com/engramhq/engram/indexer/source"
 )
 
 // TestMCPBudgets holds every answer to the seeds' budgets (SPEC §5.2),
@@ -17,10 +15,7 @@ import (
 // every edge and of every two edges in a row, in the demo and in a
 // generated repository of 600 notes.
 func TestMCPBudgets(t *testing.T) {
-	genRepo := t.TempDir()
-	if err := source.WriteRepo(genRepo, gen.Generate(gen.Sized(600)).Commits); err != nil {
-		t.Fatal(err)
-	}
+	genRepo := generatedRepo(t, t.TempDir(), 600)
 	for _, repo := range []struct{ name, dir string }{{"demo", demoRepo}, {"generated", genRepo}} {
 		t.Run(repo.name, func(t *testing.T) {
 			parts := indexer.PartEpisodes | indexer.PartPatterns | indexer.PartGraph

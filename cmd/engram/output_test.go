@@ -18,14 +18,21 @@ import (
 	"github.com/engramhq/engram/indexer/source"
 )
 
+// generatedRepo writes a generated repository of about notes notes
+// (gen.Sized) into dir and returns dir.
+func generatedRepo(t *testing.T, dir string, notes int) string {
+	t.Helper()
+	if err := source.WriteRepo(dir, gen.Generate(gen.Sized(notes)).Commits); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // TestOutRefused points --out at what a build must never replace (SPEC §6):
 // each is refused before anything is touched, with a message naming it.
 func TestOutRefused(t *testing.T) {
 	base := t.TempDir()
-	repo := filepath.Join(base, "repo")
-	if err := source.WriteRepo(repo, gen.Generate(gen.Sized(20)).Commits); err != nil {
-		t.Fatal(err)
-	}
+	repo := generatedRepo(t, filepath.Join(base, "repo"), 20)
 	// Uncommitted work in the repository must survive too.
 	mustWrite(t, filepath.Join(repo, "draft.md"), "uncommitted work")
 	docs := filepath.Join(base, "docs")
@@ -85,10 +92,7 @@ func TestConcurrentBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a 300-note repository ten times")
 	}
-	repo := t.TempDir()
-	if err := source.WriteRepo(repo, gen.Generate(gen.Sized(300)).Commits); err != nil {
-		t.Fatal(err)
-	}
+	repo := generatedRepo(t, t.TempDir(), 300)
 	ref := filepath.Join(t.TempDir(), "public")
 	if b, err := exec.Command("engram", "build", "--repo", repo, "--out", ref).CombinedOutput(); err != nil {
 		t.Fatalf("reference build: %v\n%s", err, b)
