@@ -351,7 +351,8 @@ func staticSearchFiles(sdocs []search.Doc) ([]export.File, error) {
 		v           any
 	}{
 		{"search-meta", "engram static search index: counts and stop words", search.StaticMeta{}},
-		{"search-terms", "engram static search index: postings [doc, score×1000, ...] by term", map[string][]int64{}},
+		{"search-terms", "engram static search index: a shard's terms, their first tier of postings [doc gap, score×1000, ...] and the largest score of each later tier", search.StaticTerms{}},
+		{"search-tier", "engram static search index: a later tier of postings [doc gap, score×1000, ...] by term", map[string][]int64{}},
 		{"search-docs", "engram static search index: [id, type, outcome, url, title, snippet] by document", [][]string{}},
 	} {
 		data, err := export.Encode(export.Schema(sc.name+".schema.json", sc.title, sc.v))

@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -23,9 +20,10 @@ import (
 
 // BenchmarkStaticSearchBytes10k measures what a browser downloads for a
 // cold query on the static index of a 10,000-note repository: the script,
-// meta.json, the postings files of the query's terms and the display
-// files of the top 10 hits, for 50 queries drawn from the corpus (a
-// planted word, a task, two words of a task), as the script fetches them;
+// meta.json, the postings files of the query's terms (their first tiers,
+// and the later tiers the query needs) and the display files of the top
+// 10 hits, for 50 queries drawn from the corpus (a planted word, a task,
+// two words of a task), as the script fetches them (search.StaticSearch);
 // and how many of the static top 10 the bleve index also ranks in its top
 // 10 (the overlap of the two sets over 10, averaged). Reported as custom
 // metrics.
@@ -60,32 +58,16 @@ func staticSearchBytes(b *testing.B, notes int) {
 		b.Fatal(err)
 	}
 	defer idx.Close()
-	ids := map[int64]string{}
 	size := map[string]int{}
 	gz := map[string]int{}
-	var meta search.StaticMeta
-	shards := map[string]map[string][]int64{}
+	byPath := map[string][]byte{}
 	for _, f := range files {
 		p := strings.TrimPrefix(f.Path, "api/v1/search/")
+		byPath[p] = f.Data
 		size[p] = len(f.Data)
 		gz[p] = gzipSize(f.Data)
-		switch {
-		case p == "meta.json":
-			_ = json.Unmarshal(f.Data, &meta)
-		case strings.HasPrefix(p, "t/"):
-			var m map[string][]int64
-			_ = json.Unmarshal(f.Data, &m)
-			shards[p] = m
-		case strings.HasPrefix(p, "d/"):
-			var rows [][]string
-			_ = json.Unmarshal(f.Data, &rows)
-			var n int64
-			_, _ = fmt.Sscanf(p, "d/%d.json", &n)
-			for k, row := range rows {
-				ids[n*int64(search.DocShard)+int64(k)] = row[0]
-			}
-		}
 	}
+	fetch := func(p string) ([]byte, error) { return byPath[p], nil }
 	script, err := os.ReadFile(filepath.Join("..", "templates", "static", "js", "search.js"))
 	if err != nil {
 		b.Fatal(err)
@@ -107,46 +89,19 @@ func staticSearchBytes(b *testing.B, notes int) {
 	var totals, ztotals []int
 	agreement := 0.0
 	for _, q := range queries {
-		total := len(script) + size["meta.json"]
-		ztotal := gzipSize(script) + gz["meta.json"]
-		scores := map[int64]float64{}
-		matched := map[int64]int{}
-		seen := map[string]bool{}
-		terms := slices.Compact(slices.Sorted(slices.Values(search.Analyze(q))))
-		for _, t := range terms {
-			p := fmt.Sprintf("t/%x.json", search.TermShard(t, meta.TermShards))
-			if !seen[p] {
-				seen[p] = true
-				total += size[p]
-				ztotal += gz[p]
-			}
-			flat := shards[p][t]
-			var doc int64
-			for i := 0; i+1 < len(flat); i += 2 {
-				doc += flat[i]
-				scores[doc] += float64(flat[i+1])
-				matched[doc]++
-			}
+		total := len(script)
+		ztotal := gzipSize(script)
+		found, read, err := search.StaticSearch(fetch, q, 10)
+		if err != nil {
+			b.Fatal(err)
 		}
-		for d := range scores {
-			scores[d] *= float64(matched[d]) / float64(len(terms))
+		for _, p := range read {
+			total += size[p]
+			ztotal += gz[p]
 		}
-		var docs []int64
-		for d := range scores {
-			docs = append(docs, d)
-		}
-		sort.Slice(docs, func(i, j int) bool {
-			return scores[docs[i]] > scores[docs[j]] || scores[docs[i]] == scores[docs[j]] && docs[i] < docs[j]
-		})
 		static := map[string]bool{}
-		for _, d := range docs[:min(10, len(docs))] {
-			static[ids[d]] = true
-			p := fmt.Sprintf("d/%d.json", d/int64(meta.DocShard))
-			if !seen[p] {
-				seen[p] = true
-				total += size[p]
-				ztotal += gz[p]
-			}
+		for _, h := range found {
+			static[h.ID] = true
 		}
 		totals = append(totals, total)
 		ztotals = append(ztotals, ztotal)

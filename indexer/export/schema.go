@@ -147,6 +147,8 @@ func SchemaPath(file string) (string, bool) {
 	switch {
 	case name == "search/meta":
 		name = "search-meta"
+	case strings.HasPrefix(name, "search/t/") && strings.Contains(name, "-"):
+		name = "search-tier"
 	case strings.HasPrefix(name, "search/t/"):
 		name = "search-terms"
 	case strings.HasPrefix(name, "search/d/"):

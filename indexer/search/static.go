@@ -18,31 +18,44 @@ import (
 // server, so the browser scores queries itself from precomputed postings
 // and fetches only what a query needs.
 //
-//	api/v1/search/meta.json     counts, shard counts, the stop words
-//	api/v1/search/t/<h>.json    postings of the terms whose hash is h:
-//	                            {"term": [gap, score, gap, score, ...]}
-//	                            (documents ascending, each the gap from
-//	                            the previous one; scores × 1000)
-//	api/v1/search/d/<n>.json    hit display for docs n×DocShard ... :
-//	                            [[id, type, outcome, url, title, snippet], ...]
+//	api/v1/search/meta.json       counts, shard counts, the stop words
+//	api/v1/search/t/<h>.json      the terms whose hash is h (StaticTerms):
+//	                              {"p": {"term": [gap, score, gap, score, ...]},
+//	                               "more": {"term": [bound1, bound2, ...]}}
+//	                              (documents ascending, each the gap from
+//	                              the previous one; scores × 1000)
+//	api/v1/search/t/<f>-<k>.json  tier k of the terms whose full FNV-1a hash
+//	                              is f (8 hex digits): {"term": [gap, score, ...]}
+//	api/v1/search/d/<n>.json      hit display for docs n×DocShard ... :
+//	                              [[id, type, outcome, url, title, snippet], ...]
+//
+// A term's postings are in tiers by score, best first: the first
+// firstTier in its shard file, then tiers tierGrowth times larger, each
+// in a file of its own, with the largest score of each listed in "more".
+// A query reads the first tier of each of its terms and further tiers
+// only while a document outside its best ten could still overtake one
+// inside (StaticSearch, and the script that mirrors it): a common word's
+// postings grow with the corpus, and a cold query must not.
 //
 // Terms are made by Analyze, the analysis of the bleve index; the script
 // (templates/static/js/search.js) repeats it in the browser: Unicode word
 // segmentation, possessive, lower case, the same stop words (shipped in
 // meta.json), and the Porter stemmer. Scores follow the bleve index's
 // (BM25 per field, the same boosts, the same coordination), so both rank
-// alike; a term keeps at most its MaxPostings best documents, which only a
-// repository of more than MaxPostings notes reaches.
+// alike; every posting is kept.
 
 // StaticVersion is the version of the static index's format.
-const staticVersion = 1
+const staticVersion = 2
 
 // BM25 parameters and field weights of the static index.
 const (
-	bm25K1      = 1.2
-	bm25B       = 0.75
-	MaxPostings = 10000
-	DocShard    = 8
+	bm25K1   = 1.2
+	bm25B    = 0.75
+	DocShard = 8
+	// firstTier is the size of a term's first tier of postings, in its
+	// shard file; each further tier is tierGrowth times the one before.
+	firstTier  = 256
+	tierGrowth = 4
 	// termsPerShard is the aim for the number of terms per postings file.
 	termsPerShard = 24
 	snippetRunes  = 160
@@ -66,22 +79,32 @@ type StaticDoc struct {
 
 // StaticMeta is api/v1/search/meta.json.
 type StaticMeta struct {
-	Version     int      `json:"version"`
-	Docs        int      `json:"docs"`
-	TermShards  int      `json:"term_shards"`
-	DocShard    int      `json:"doc_shard"`
-	MaxPostings int      `json:"max_postings"`
-	StopWords   []string `json:"stop_words"`
+	Version    int      `json:"version"`
+	Docs       int      `json:"docs"`
+	TermShards int      `json:"term_shards"`
+	DocShard   int      `json:"doc_shard"`
+	StopWords  []string `json:"stop_words"`
+}
+
+// StaticTerms is a shard file, api/v1/search/t/<h>.json: the first tier
+// of the postings of each of its terms, and for a term with more tiers,
+// the largest score in each of them (the first of More[term] is tier 1's,
+// in TierPath(term, 1)).
+type StaticTerms struct {
+	Postings map[string][]int64 `json:"p"`
+	More     map[string][]int64 `json:"more,omitempty"`
+}
+
+// posting is a document's score for a term, as StaticFiles builds them.
+type posting struct {
+	doc   int
+	score float64
 }
 
 // StaticFiles builds the static index of docs.
 func StaticFiles(docs []StaticDoc) ([]export.File, error) {
 	docs = append([]StaticDoc{}, docs...)
 	sort.Slice(docs, func(i, j int) bool { return docs[i].ID < docs[j].ID })
-	type posting struct {
-		doc   int
-		score float64
-	}
 	type stats struct {
 		df     map[string]int
 		length float64
@@ -158,28 +181,34 @@ func StaticFiles(docs []StaticDoc) ([]export.File, error) {
 	for shards*termsPerShard < len(postings) && shards < 4096 {
 		shards *= 2
 	}
-	byShard := make([]map[string][]int64, shards)
+	byShard := make([]*StaticTerms, shards)
+	tierFiles := map[string]map[string][]int64{}
 	for t, ps := range postings {
 		sort.Slice(ps, func(a, b int) bool {
 			return ps[a].score > ps[b].score || ps[a].score == ps[b].score && ps[a].doc < ps[b].doc
 		})
-		if len(ps) > MaxPostings {
-			ps = ps[:MaxPostings]
-		}
-		// By document, each number the gap from the one before: short
-		// numbers for the long lists of common words.
-		sort.Slice(ps, func(a, b int) bool { return ps[a].doc < ps[b].doc })
-		flat := make([]int64, 0, 2*len(ps))
-		prev := 0
-		for _, p := range ps {
-			flat = append(flat, int64(p.doc-prev), int64(math.Round(p.score*1000)))
-			prev = p.doc
-		}
 		h := TermShard(t, shards)
 		if byShard[h] == nil {
-			byShard[h] = map[string][]int64{}
+			byShard[h] = &StaticTerms{Postings: map[string][]int64{}}
 		}
-		byShard[h][t] = flat
+		for k, size, start := 0, firstTier, 0; start < len(ps); k, size = k+1, size*tierGrowth {
+			tier := ps[start:min(len(ps), start+size)]
+			start += len(tier)
+			flat := flatPostings(tier)
+			if k == 0 {
+				byShard[h].Postings[t] = flat
+				continue
+			}
+			if byShard[h].More == nil {
+				byShard[h].More = map[string][]int64{}
+			}
+			byShard[h].More[t] = append(byShard[h].More[t], staticScore(tier[0].score))
+			path := TierPath(t, k)
+			if tierFiles[path] == nil {
+				tierFiles[path] = map[string][]int64{}
+			}
+			tierFiles[path][t] = flat
+		}
 	}
 	var files []export.File
 	add := func(path string, v any) error {
@@ -198,6 +227,11 @@ func StaticFiles(docs []StaticDoc) ([]export.File, error) {
 			return nil, err
 		}
 	}
+	for path, m := range tierFiles {
+		if err := add(path, m); err != nil {
+			return nil, err
+		}
+	}
 	for s := 0; s*DocShard < len(docs); s++ {
 		var rows [][]string
 		for _, d := range docs[s*DocShard : min(len(docs), (s+1)*DocShard)] {
@@ -207,7 +241,7 @@ func StaticFiles(docs []StaticDoc) ([]export.File, error) {
 			return nil, err
 		}
 	}
-	meta := StaticMeta{Version: staticVersion, Docs: len(docs), TermShards: shards, DocShard: DocShard, MaxPostings: MaxPostings, StopWords: stopWordList()}
+	meta := StaticMeta{Version: staticVersion, Docs: len(docs), TermShards: shards, DocShard: DocShard, StopWords: stopWordList()}
 	if err := add("meta.json", meta); err != nil {
 		return nil, err
 	}
@@ -215,13 +249,41 @@ func StaticFiles(docs []StaticDoc) ([]export.File, error) {
 	return files, nil
 }
 
+// flatPostings is a tier's postings by document, each number the gap
+// from the one before: short numbers for the long lists of common words.
+func flatPostings(tier []posting) []int64 {
+	ps := append([]posting{}, tier...)
+	sort.Slice(ps, func(a, b int) bool { return ps[a].doc < ps[b].doc })
+	flat := make([]int64, 0, 2*len(ps))
+	prev := 0
+	for _, p := range ps {
+		flat = append(flat, int64(p.doc-prev), staticScore(p.score))
+		prev = p.doc
+	}
+	return flat
+}
+
+// staticScore is a score as the static index stores it: × 1000, rounded.
+func staticScore(s float64) int64 { return int64(math.Round(s * 1000)) }
+
+// TierPath is the file of tier k (from 1) of a term's postings, under
+// api/v1/search/: named by the term's whole FNV-1a hash, so that a query
+// fetches its own term's tier and (rarely) a term with the same hash.
+func TierPath(term string, k int) string {
+	return fmt.Sprintf("t/%08x-%d.json", fnv1a(term), k)
+}
+
 // TermShard is the postings file of a term: FNV-1a (32 bits) of its UTF-8
 // bytes, modulo the shard count (a power of two). The script computes the
 // same.
 func TermShard(term string, shards int) int {
+	return int(fnv1a(term) & uint32(shards-1))
+}
+
+func fnv1a(term string) uint32 {
 	h := fnv.New32a()
 	h.Write([]byte(term))
-	return int(h.Sum32() & uint32(shards-1))
+	return h.Sum32()
 }
 
 func snippet(s string) string {

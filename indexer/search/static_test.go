@@ -3,11 +3,17 @@ package search
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
 	"slices"
 	"strings"
 	"testing"
 )
 
+// staticIndex builds the static index of docs and reads it back: its
+// meta, every term's postings (all tiers, by document, as gaps), and the
+// display rows by document.
 func staticIndex(t *testing.T, docs []StaticDoc) (StaticMeta, map[string][]int64, [][]string) {
 	t.Helper()
 	files, err := StaticFiles(docs)
@@ -15,31 +21,35 @@ func staticIndex(t *testing.T, docs []StaticDoc) (StaticMeta, map[string][]int64
 		t.Fatal(err)
 	}
 	var meta StaticMeta
-	postings := map[string][]int64{}
+	shards := map[string]StaticTerms{}
+	tiers := map[string]map[string][]int64{}
 	var rows [][]string
-	var shards [][2]string // term, file
 	for _, f := range files {
+		path := strings.TrimPrefix(f.Path, "api/v1/search/")
 		switch {
-		case f.Path == "api/v1/search/meta.json":
+		case path == "meta.json":
 			if err := json.Unmarshal(f.Data, &meta); err != nil {
 				t.Fatal(err)
 			}
-		case strings.HasPrefix(f.Path, "api/v1/search/t/"):
+		case strings.HasPrefix(path, "t/") && strings.Contains(path, "-"):
 			var m map[string][]int64
 			if err := json.Unmarshal(f.Data, &m); err != nil {
 				t.Fatal(err)
 			}
-			for term, p := range m {
-				postings[term] = p
-				shards = append(shards, [2]string{term, f.Path})
+			tiers[path] = m
+		case strings.HasPrefix(path, "t/"):
+			var m StaticTerms
+			if err := json.Unmarshal(f.Data, &m); err != nil {
+				t.Fatal(err)
 			}
-		case strings.HasPrefix(f.Path, "api/v1/search/d/"):
+			shards[path] = m
+		case strings.HasPrefix(path, "d/"):
 			var r [][]string
 			if err := json.Unmarshal(f.Data, &r); err != nil {
 				t.Fatal(err)
 			}
 			var n int
-			if _, err := fmt.Sscanf(f.Path, "api/v1/search/d/%d.json", &n); err != nil {
+			if _, err := fmt.Sscanf(path, "d/%d.json", &n); err != nil {
 				t.Fatal(err)
 			}
 			for len(rows) < (n+1)*DocShard {
@@ -50,15 +60,75 @@ func staticIndex(t *testing.T, docs []StaticDoc) (StaticMeta, map[string][]int64
 			t.Errorf("unexpected file %s", f.Path)
 		}
 	}
-	for _, ts := range shards {
-		if want := fmt.Sprintf("api/v1/search/t/%x.json", TermShard(ts[0], meta.TermShards)); ts[1] != want {
-			t.Errorf("%q is in %s, want %s", ts[0], ts[1], want)
+	postings := map[string][]int64{}
+	for path, sh := range shards {
+		for term, first := range sh.Postings {
+			if want := fmt.Sprintf("t/%x.json", TermShard(term, meta.TermShards)); path != want {
+				t.Errorf("%q is in %s, want %s", term, path, want)
+			}
+			if len(first) > 2*firstTier {
+				t.Errorf("%q: first tier of %d postings", term, len(first)/2)
+			}
+			scores := map[int64]int64{}
+			least := addGaps(scores, first)
+			for k, bound := range sh.More[term] {
+				tier, ok := tiers[TierPath(term, k+1)][term]
+				if !ok {
+					t.Fatalf("%q: no tier %d in %s", term, k+1, TierPath(term, k+1))
+				}
+				if len(tier) != 2*min(firstTier*pow(tierGrowth, k+1), len(tier)/2) {
+					t.Errorf("%q: tier %d of %d postings", term, k+1, len(tier)/2)
+				}
+				// A tier's bound is its largest score, and no score of
+				// a later tier is above a score of an earlier one.
+				most := int64(0)
+				for i := 1; i < len(tier); i += 2 {
+					most = max(most, tier[i])
+				}
+				if most != bound || bound > least {
+					t.Errorf("%q: tier %d: bound %d, largest score %d, least of the tier before %d", term, k+1, bound, most, least)
+				}
+				least = addGaps(scores, tier)
+			}
+			var docs []int64
+			for d := range scores {
+				docs = append(docs, d)
+			}
+			slices.Sort(docs)
+			prev := int64(0)
+			for _, d := range docs {
+				postings[term] = append(postings[term], d-prev, scores[d])
+				prev = d
+			}
 		}
 	}
 	for len(rows) > 0 && rows[len(rows)-1] == nil {
 		rows = rows[:len(rows)-1]
 	}
 	return meta, postings, rows
+}
+
+// addGaps adds postings stored as gaps to scores and returns the least
+// score among them.
+func addGaps(scores map[int64]int64, flat []int64) int64 {
+	doc, least := int64(0), int64(math.MaxInt64)
+	for i := 0; i+1 < len(flat); i += 2 {
+		doc += flat[i]
+		if _, dup := scores[doc]; dup {
+			panic(fmt.Sprintf("document %d is in two tiers", doc))
+		}
+		scores[doc] = flat[i+1]
+		least = min(least, flat[i+1])
+	}
+	return least
+}
+
+func pow(b, e int) int {
+	r := 1
+	for range e {
+		r *= b
+	}
+	return r
 }
 
 func TestStaticFiles(t *testing.T) {
@@ -130,5 +200,119 @@ func TestTermShard(t *testing.T) {
 		if got := TermShard(term, 256); got != want {
 			t.Errorf("TermShard(%q) = %x, want %x", term, got, want)
 		}
+	}
+}
+
+// TestStaticSearch: on an index whose common words have several tiers,
+// StaticSearch's best ten are the best ten of every posting, ranked as
+// the script ranks them, and it reads a common word's later tiers only
+// when they could change them.
+func TestStaticSearch(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	vocab := make([]string, 300)
+	for i := range vocab {
+		vocab[i] = fmt.Sprintf("w%dx", i)
+	}
+	word := func() string { // Zipf-like: a few words are in most notes
+		return vocab[int(float64(len(vocab))*math.Pow(r.Float64(), 3))]
+	}
+	var docs []StaticDoc
+	for i := range 3000 {
+		var title, body []string
+		for range 1 + r.IntN(4) {
+			title = append(title, word())
+		}
+		for range 5 + r.IntN(40) {
+			body = append(body, word())
+		}
+		docs = append(docs, StaticDoc{ID: fmt.Sprintf("N-%04d", i), Type: "episode", URL: fmt.Sprintf("/n/%d/", i), Title: strings.Join(title, " "),
+			Fields: []StaticField{{"title", strings.Join(title, " "), 4}, {"body", strings.Join(body, " "), 1}}})
+	}
+	files, err := StaticFiles(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath := map[string][]byte{}
+	for _, f := range files {
+		byPath[strings.TrimPrefix(f.Path, "api/v1/search/")] = f.Data
+	}
+	fetch := func(path string) ([]byte, error) { return byPath[path], nil }
+	_, postings, rows := staticIndex(t, docs)
+	if len(postings[vocab[0]]) < 2*(firstTier+firstTier*tierGrowth) {
+		t.Fatalf("the commonest word has %d postings: too few for a third tier", len(postings[vocab[0]])/2)
+	}
+	early := 0
+	for q := range 200 {
+		var words []string
+		for range 1 + q%6 {
+			words = append(words, word())
+		}
+		query := strings.Join(words, " ")
+		hits, read, err := StaticSearch(fetch, query, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Every posting, scored as the script scores: the sum over the
+		// query's terms times the share of them a document has.
+		terms := slices.Compact(slices.Sorted(slices.Values(Analyze(query))))
+		sum, matched := map[int64]int64{}, map[int64]int64{}
+		for _, term := range terms {
+			addGapsTo(sum, matched, postings[term])
+		}
+		var all []int64
+		for d := range sum {
+			all = append(all, d)
+		}
+		score := func(d int64) int64 { return sum[d] * matched[d] }
+		sort.Slice(all, func(a, b int) bool {
+			return score(all[a]) > score(all[b]) || score(all[a]) == score(all[b]) && all[a] < all[b]
+		})
+		want := map[string]bool{}
+		for _, d := range all[:min(10, len(all))] {
+			want[rows[d][0]] = true
+		}
+		if len(hits) != len(want) {
+			t.Fatalf("%q: %d hits, want %d", query, len(hits), len(want))
+		}
+		for i, h := range hits {
+			if !want[h.ID] {
+				t.Errorf("%q: hit %s is not among the best ten", query, h.ID)
+			}
+			if full := float64(score(int64(h.Doc))) / float64(len(terms)) / 1000; h.Score > full+1e-9 {
+				t.Errorf("%q: %s scored %g, above its score %g", query, h.ID, h.Score, full)
+			}
+			if i > 0 && h.Score > hits[i-1].Score {
+				t.Errorf("%q: hits out of order", query)
+			}
+		}
+		if slices.ContainsFunc(terms, func(term string) bool { return len(postings[term]) > 2*firstTier }) &&
+			!slices.ContainsFunc(terms, func(term string) bool {
+				return len(postings[term]) > 2*firstTier && slices.Contains(read, TierPath(term, lastTier(len(postings[term])/2)))
+			}) {
+			early++
+		}
+	}
+	if early == 0 {
+		t.Error("no query with a common word stopped before its last tier")
+	}
+	t.Logf("%d of 200 queries stopped before a common word's last tier", early)
+}
+
+// lastTier is the number of a term's last tier, for n postings.
+func lastTier(n int) int {
+	k, size, end := 0, firstTier, firstTier
+	for end < n {
+		k, size = k+1, size*tierGrowth
+		end += size
+	}
+	return k
+}
+
+func addGapsTo(sum, matched map[int64]int64, flat []int64) {
+	doc := int64(0)
+	for i := 0; i+1 < len(flat); i += 2 {
+		doc += flat[i]
+		sum[doc] += flat[i+1]
+		matched[doc]++
 	}
 }

@@ -236,34 +236,82 @@
   }
   var maxQuery = 1000; // characters: a query is words, not a document
 
+  // search mirrors StaticSearch (indexer/search/staticquery.go), which
+  // the tests hold it to: the first tier of each term's postings, then,
+  // while a document outside the best `limit` could still overtake the
+  // last of them, the next tier of the term that could add the most.
   function search(query, limit) {
     return fetchJSON("meta.json").then(function (meta) {
       var stop = new Set(meta.stop_words);
       var terms = Array.from(new Set(analyze(query.slice(0, maxQuery), stop))).slice(0, 32);
+      if (!terms.length) return { terms: terms, hits: [] };
       return Promise.all(terms.map(function (t) {
         return fetchJSON("t/" + (fnv1a(t) & (meta.term_shards - 1)).toString(16) + ".json").then(function (shard) {
-          return (shard && shard[t]) || [];
-        });
-      })).then(function (lists) {
-        // As the bleve index's disjunction: the sum of the terms' scores,
-        // times the share of the query's terms the document has.
-        var scores = new Map(), matched = new Map();
-        lists.forEach(function (flat) {
-          for (var i = 0, doc = 0; i < flat.length; i += 2) {
-            doc += flat[i]; // documents are stored as gaps
-            scores.set(doc, (scores.get(doc) || 0) + flat[i + 1]);
-            matched.set(doc, (matched.get(doc) || 0) + 1);
+          var term = { name: t, scores: new Map(), more: [], tier: 1 };
+          if (shard) {
+            addPostings(term.scores, (shard.p && shard.p[t]) || []);
+            term.more = (shard.more && shard.more[t]) || [];
           }
+          return term;
         });
-        scores.forEach(function (v, d) { scores.set(d, v * matched.get(d) / terms.length); });
-        var ranked = Array.from(scores.entries()).sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; }).slice(0, limit);
-        return Promise.all(ranked.map(function (r) {
-          return fetchJSON("d/" + Math.floor(r[0] / meta.doc_shard) + ".json").then(function (rows) {
-            var row = rows[r[0] % meta.doc_shard];
-            return { id: row[0], type: row[1], outcome: row[2], url: row[3], title: row[4], snippet: row[5], score: r[1] / 1000 };
-          });
-        })).then(function (hits) { return { terms: terms, hits: hits }; });
+      })).then(function (ts) {
+        return settle(ts, limit).then(function (ranked) {
+          return Promise.all(ranked.map(function (r) {
+            return fetchJSON("d/" + Math.floor(r.doc / meta.doc_shard) + ".json").then(function (rows) {
+              var row = rows[r.doc % meta.doc_shard];
+              return { id: row[0], type: row[1], outcome: row[2], url: row[3], title: row[4], snippet: row[5], score: r.lo / ts.length / 1000 };
+            });
+          }));
+        }).then(function (hits) { return { terms: terms, hits: hits }; });
       });
+    });
+  }
+  // addPostings adds a tier (document gaps and scores) to a term's scores.
+  function addPostings(scores, flat) {
+    for (var i = 0, doc = 0; i + 1 < flat.length; i += 2) {
+      doc += flat[i];
+      scores.set(doc, flat[i + 1]);
+    }
+  }
+  function bound(t) { return t.more.length ? t.more[0] : 0; }
+  // settle ranks the documents read so far, reading further tiers until
+  // no other document could enter the best `limit`. Scores are kept
+  // times the number of terms: integers, as StaticSearch keeps them.
+  function settle(ts, limit) {
+    var sum = new Map(), matched = new Map(), open = 0, openCount = 0;
+    ts.forEach(function (t) {
+      t.scores.forEach(function (s, d) {
+        sum.set(d, (sum.get(d) || 0) + s);
+        matched.set(d, (matched.get(d) || 0) + 1);
+      });
+      if (bound(t) > 0) { open += bound(t); openCount++; }
+    });
+    var ranked = [];
+    sum.forEach(function (s, d) {
+      var more = s, count = matched.get(d);
+      ts.forEach(function (t) {
+        if (bound(t) > 0 && !t.scores.has(d)) { more += bound(t); count++; }
+      });
+      ranked.push({ doc: d, lo: s * matched.get(d), hi: more * count });
+    });
+    ranked.sort(function (a, b) { return b.lo - a.lo || a.doc - b.doc; });
+    var settled = openCount === 0;
+    if (!settled && ranked.length >= limit) {
+      var last = ranked[limit - 1].lo;
+      settled = open * openCount < last;
+      for (var i = limit; settled && i < ranked.length; i++) {
+        if (ranked[i].hi >= last) settled = false;
+      }
+    }
+    if (settled) return Promise.resolve(ranked.slice(0, limit));
+    var next = ts[0];
+    ts.forEach(function (t) { if (bound(t) > bound(next)) next = t; });
+    var path = "t/" + ("0000000" + fnv1a(next.name).toString(16)).slice(-8) + "-" + next.tier + ".json";
+    return fetchJSON(path).then(function (tier) {
+      addPostings(next.scores, (tier && tier[next.name]) || []);
+      next.more = next.more.slice(1);
+      next.tier++;
+      return settle(ts, limit);
     });
   }
 

@@ -1,0 +1,213 @@
+package search
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"unicode/utf16"
+)
+
+// StaticHit is a hit of StaticSearch: a row of a display file and the
+// document's score as far as the query read its postings.
+type StaticHit struct {
+	Doc                                    int
+	ID, Type, Outcome, URL, Title, Snippet string
+	Score                                  float64
+}
+
+// StaticFetch reads a file of the static index by its path under
+// api/v1/search/; a file that is not there is nil, with no error, as a
+// 404 is to the script.
+type StaticFetch func(path string) ([]byte, error)
+
+// maxQueryUnits and maxQueryTerms bound a query, as the script does: its
+// first 1,000 UTF-16 code units, and its first 32 distinct terms.
+const (
+	maxQueryUnits = 1000
+	maxQueryTerms = 32
+)
+
+// StaticSearch answers a query from the static index as the site's script
+// (templates/static/js/search.js) does, step for step: it is the
+// reference the script is tested against, and what the benchmarks
+// replay. It returns the best limit hits and the files it read, in order.
+//
+// A document's score is the sum of its terms' scores times the share of
+// the query's terms it has (the bleve index's disjunction). The first
+// tier of every term is read; then, while a document outside the best
+// limit could still score above the last of them (its bound: what it has,
+// plus each unread term's next tier's largest score, with the share
+// those would add), the next tier of the term whose bound is largest.
+// The hits are then the best limit documents of the whole index, ranked
+// by what was read.
+func StaticSearch(fetch StaticFetch, query string, limit int) ([]StaticHit, []string, error) {
+	var read []string
+	get := func(path string, v any) (bool, error) {
+		read = append(read, path)
+		data, err := fetch(path)
+		if err != nil || data == nil {
+			return false, err
+		}
+		if err := json.Unmarshal(data, v); err != nil {
+			return false, fmt.Errorf("search/%s: %w", path, err)
+		}
+		return true, nil
+	}
+	var meta StaticMeta
+	if ok, err := get("meta.json", &meta); !ok {
+		return nil, read, fmt.Errorf("search/meta.json: %w", orMissing(err))
+	}
+	if u := utf16.Encode([]rune(query)); len(u) > maxQueryUnits {
+		query = string(utf16.Decode(u[:maxQueryUnits]))
+	}
+	var terms []string
+	for _, t := range Analyze(query) {
+		if !slices.Contains(terms, t) && len(terms) < maxQueryTerms {
+			terms = append(terms, t)
+		}
+	}
+	if len(terms) == 0 {
+		return nil, read, nil
+	}
+	type term struct {
+		scores map[int]int64
+		more   []int64 // the largest score of each tier not read yet
+		tier   int     // the number of the next tier
+	}
+	ts := make([]*term, len(terms))
+	shards := map[string]*StaticTerms{}
+	for i, t := range terms {
+		ts[i] = &term{scores: map[int]int64{}, tier: 1}
+		path := fmt.Sprintf("t/%x.json", TermShard(t, meta.TermShards))
+		sh, seen := shards[path]
+		if !seen {
+			sh = &StaticTerms{}
+			if ok, err := get(path, sh); err != nil {
+				return nil, read, err
+			} else if !ok {
+				sh = nil
+			}
+			shards[path] = sh
+		}
+		if sh != nil {
+			addPostings(ts[i].scores, sh.Postings[t])
+			ts[i].more = sh.More[t]
+		}
+	}
+	n := int64(len(terms))
+	bound := func(t *term) int64 {
+		if len(t.more) == 0 {
+			return 0
+		}
+		return t.more[0]
+	}
+	// A candidate's scores are kept times the query's term count, in
+	// integers, so that the script, in floating point, ranks alike.
+	type cand struct {
+		doc    int
+		lo, hi int64
+	}
+	var ranked []cand
+	for {
+		// What each document read so far has, and could still have.
+		sum, matched := map[int]int64{}, map[int]int64{}
+		for _, t := range ts {
+			for d, s := range t.scores {
+				sum[d] += s
+				matched[d]++
+			}
+		}
+		var open, openCount int64
+		for _, t := range ts {
+			if b := bound(t); b > 0 {
+				open += b
+				openCount++
+			}
+		}
+		ranked = ranked[:0]
+		for d, s := range sum {
+			c := cand{doc: d, lo: s * matched[d]}
+			more, count := s, matched[d]
+			for _, t := range ts {
+				if _, ok := t.scores[d]; !ok && bound(t) > 0 {
+					more += bound(t)
+					count++
+				}
+			}
+			c.hi = more * count
+			ranked = append(ranked, c)
+		}
+		sort.Slice(ranked, func(a, b int) bool {
+			return ranked[a].lo > ranked[b].lo || ranked[a].lo == ranked[b].lo && ranked[a].doc < ranked[b].doc
+		})
+		if openCount == 0 {
+			break
+		}
+		if len(ranked) >= limit {
+			last := ranked[limit-1].lo
+			settled := open*openCount < last
+			for _, c := range ranked[limit:] {
+				if c.hi >= last {
+					settled = false
+					break
+				}
+			}
+			if settled {
+				break
+			}
+		}
+		// Read the next tier of the term that could add the most.
+		next := ts[0]
+		for _, t := range ts[1:] {
+			if bound(t) > bound(next) {
+				next = t
+			}
+		}
+		k := slices.Index(ts, next)
+		var tier map[string][]int64
+		if _, err := get(TierPath(terms[k], next.tier), &tier); err != nil {
+			return nil, read, err
+		}
+		addPostings(next.scores, tier[terms[k]])
+		next.more, next.tier = next.more[1:], next.tier+1
+	}
+	ranked = ranked[:min(limit, len(ranked))]
+	hits := make([]StaticHit, 0, len(ranked))
+	rows := map[string][][]string{}
+	for _, c := range ranked {
+		path := fmt.Sprintf("d/%d.json", c.doc/meta.DocShard)
+		r, seen := rows[path]
+		if !seen {
+			if _, err := get(path, &r); err != nil {
+				return nil, read, err
+			}
+			rows[path] = r
+		}
+		i := c.doc % meta.DocShard
+		if i >= len(r) || len(r[i]) < 6 {
+			return nil, read, fmt.Errorf("search/%s: no row for document %d", path, c.doc)
+		}
+		row := r[i]
+		hits = append(hits, StaticHit{Doc: c.doc, ID: row[0], Type: row[1], Outcome: row[2], URL: row[3], Title: row[4], Snippet: row[5],
+			Score: float64(c.lo) / float64(n) / 1000})
+	}
+	return hits, read, nil
+}
+
+// addPostings adds a tier's postings, stored as document gaps and
+// scores, to a term's scores by document.
+func addPostings(scores map[int]int64, flat []int64) {
+	doc := 0
+	for i := 0; i+1 < len(flat); i += 2 {
+		doc += int(flat[i])
+		scores[doc] = flat[i+1]
+	}
+}
+
+func orMissing(err error) error {
+	if err == nil {
+		return fmt.Errorf("not found")
+	}
+	return err
+}
