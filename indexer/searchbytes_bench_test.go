@@ -61,7 +61,9 @@ func staticSearchBytes(b *testing.B, notes int) {
 	size := map[string]int{}
 	gz := map[string]int{}
 	byPath := map[string][]byte{}
+	indexBytes := 0
 	for _, f := range files {
+		indexBytes += len(f.Data)
 		p := strings.TrimPrefix(f.Path, "api/v1/search/")
 		byPath[p] = f.Data
 		size[p] = len(f.Data)
@@ -87,20 +89,23 @@ func staticSearchBytes(b *testing.B, notes int) {
 		}
 	}
 	var totals, ztotals []int
-	agreement := 0.0
+	agreement, exact := 0.0, 0
 	for _, q := range queries {
 		total := len(script)
 		ztotal := gzipSize(script)
-		found, read, err := search.StaticSearch(fetch, q, 10)
+		res, err := search.StaticSearch(fetch, q, 10)
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, p := range read {
+		if res.Exact {
+			exact++
+		}
+		for _, p := range res.Read {
 			total += size[p]
 			ztotal += gz[p]
 		}
 		static := map[string]bool{}
-		for _, h := range found {
+		for _, h := range res.Hits {
 			static[h.ID] = true
 		}
 		totals = append(totals, total)
@@ -132,6 +137,9 @@ func staticSearchBytes(b *testing.B, notes int) {
 	b.ReportMetric(float64(ztotals[len(ztotals)/2]), "gzip-bytes/cold-query-p50")
 	b.ReportMetric(float64(ztotals[len(ztotals)-1]), "gzip-bytes/cold-query-max")
 	b.ReportMetric(float64(size["meta.json"]), "bytes/meta")
+	b.ReportMetric(float64(exact)/float64(len(queries)), "exact-share")
+	b.ReportMetric(float64(indexBytes)/1e6, "index-MB")
+	b.ReportMetric(float64(len(files)), "index-files")
 }
 
 // gzipSize is what a static host that compresses (Netlify does) sends.

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/engramhq/engram/indexer"
@@ -67,35 +69,80 @@ func TestBrowserSearchPlantedWords(t *testing.T) {
 		}
 		return data, err
 	}
-	tiered := 0
+	var queries []string
 	for i := 0; i < len(notes); i += len(notes) / 12 {
-		for _, q := range []string{notes[i].Task, notes[i].Word + " " + notes[i].Task} {
-			want, read, err := search.StaticSearch(fetch, q, 10)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if slices.ContainsFunc(read, func(p string) bool { return strings.Contains(p, "-") }) {
-				tiered++
-			}
-			js, _ := json.Marshal(q)
-			got, err := chromedp.Run(ctx, chromedp.Evaluate[[]scriptHit](`window.engramSearch.search(`+string(js)+`, 10).then(function (r) { return r.hits; })`, chromedp.EvalAwaitPromise))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got) != len(want) {
-				t.Fatalf("%q: the script has %d hits, StaticSearch %d", q, len(got), len(want))
-			}
-			for k := range want {
-				if got[k].ID != want[k].ID || math.Abs(got[k].Score-want[k].Score) > 1e-9 {
-					t.Errorf("%q: hit %d: the script has %s (%g), StaticSearch %s (%g)", q, k, got[k].ID, got[k].Score, want[k].ID, want[k].Score)
-				}
-			}
+		if notes[i].Task != "" { // an episode
+			queries = append(queries, notes[i].Task, notes[i].Word+" "+notes[i].Task)
 		}
 	}
+	tiered, inexact := compareSearches(t, ctx, fetch, queries)
 	if tiered == 0 {
 		t.Error("no query read a later tier of postings: the test does not hold the script's tiers")
 	}
-	t.Logf("%d queries read a later tier", tiered)
+	// Again with a budget (meta.json's) that long queries run out of;
+	// a new page, without the browser's cache, so that the script reads
+	// the new meta.json.
+	metaPath := filepath.Join(out, "api", "v1", "search", "meta.json")
+	data, err := os.ReadFile(metaPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta map[string]any
+	if err := json.Unmarshal(data, &meta); err != nil {
+		t.Fatal(err)
+	}
+	meta["tier_budget"] = meta["first_tier"]
+	if data, err = json.Marshal(meta); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(metaPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, network.ClearBrowserCache, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/search/")); err != nil {
+		t.Fatal(err)
+	}
+	_, inexactSmall := compareSearches(t, ctx, fetch, queries)
+	if inexactSmall == 0 {
+		t.Error("with a small budget, every query was exact: the test does not hold the script's budget")
+	}
+	t.Logf("%d of %d queries read a later tier; %d, then %d with a small budget, stopped at the budget", tiered, len(queries), inexact, inexactSmall)
+}
+
+// compareSearches runs each query in the page's script and in
+// search.StaticSearch, which must give the same hits with the same
+// scores. It returns how many queries read a later tier, and how many
+// stopped at the budget.
+func compareSearches(t *testing.T, ctx context.Context, fetch search.StaticFetch, queries []string) (tiered, inexact int) {
+	t.Helper()
+	for _, q := range queries {
+		res, err := search.StaticSearch(fetch, q, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(res.Read, func(p string) bool { return strings.Contains(p, "-") }) {
+			tiered++
+		}
+		if !res.Exact {
+			inexact++
+		}
+		js, _ := json.Marshal(q)
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]scriptHit](`window.engramSearch.search(`+string(js)+`, 10).then(function (r) { return r.hits; })`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(res.Hits) {
+			t.Fatalf("%q: the script has %d hits, StaticSearch %d", q, len(got), len(res.Hits))
+		}
+		for k, want := range res.Hits {
+			if got[k].ID != want.ID || math.Abs(got[k].Score-want.Score) > 1e-9 {
+				t.Errorf("%q: hit %d: the script has %s (%g), StaticSearch %s (%g)", q, k, got[k].ID, got[k].Score, want.ID, want.Score)
+			}
+		}
+	}
+	return tiered, inexact
 }
 
 type scriptHit struct {

@@ -54,8 +54,10 @@ const (
 	DocShard = 8
 	// firstTier is the size of a term's first tier of postings, in its
 	// shard file; each further tier is tierGrowth times the one before.
+	// A query reads at most tierBudget postings of later tiers.
 	firstTier  = 256
 	tierGrowth = 4
+	tierBudget = 16 * firstTier * tierGrowth
 	// termsPerShard is the aim for the number of terms per postings file.
 	termsPerShard = 24
 	snippetRunes  = 160
@@ -83,6 +85,13 @@ type StaticMeta struct {
 	Docs       int      `json:"docs"`
 	TermShards int      `json:"term_shards"`
 	DocShard   int      `json:"doc_shard"`
+	// FirstTier is the number of postings in a term's first tier, in its
+	// shard file; tier k has FirstTier × TierGrowth^k (the last fewer).
+	FirstTier  int `json:"first_tier"`
+	TierGrowth int `json:"tier_growth"`
+	// TierBudget is how many postings of later tiers a query reads at
+	// most, whether or not its best ten are settled.
+	TierBudget int      `json:"tier_budget"`
 	StopWords  []string `json:"stop_words"`
 }
 
@@ -241,7 +250,8 @@ func StaticFiles(docs []StaticDoc) ([]export.File, error) {
 			return nil, err
 		}
 	}
-	meta := StaticMeta{Version: staticVersion, Docs: len(docs), TermShards: shards, DocShard: DocShard, StopWords: stopWordList()}
+	meta := StaticMeta{Version: staticVersion, Docs: len(docs), TermShards: shards, DocShard: DocShard,
+		FirstTier: firstTier, TierGrowth: tierGrowth, TierBudget: tierBudget, StopWords: stopWordList()}
 	if err := add("meta.json", meta); err != nil {
 		return nil, err
 	}

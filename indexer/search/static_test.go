@@ -204,9 +204,10 @@ func TestTermShard(t *testing.T) {
 }
 
 // TestStaticSearch: on an index whose common words have several tiers,
-// StaticSearch's best ten are the best ten of every posting, ranked as
-// the script ranks them, and it reads a common word's later tiers only
-// when they could change them.
+// StaticSearch reads a common word's later tiers only when they could
+// change its best ten, and no more than its budget; when it says they
+// are exact, they are the best ten of every posting. Its scores are never
+// above a document's whole score, and rank its hits.
 func TestStaticSearch(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	vocab := make([]string, 300)
@@ -241,17 +242,46 @@ func TestStaticSearch(t *testing.T) {
 	if len(postings[vocab[0]]) < 2*(firstTier+firstTier*tierGrowth) {
 		t.Fatalf("the commonest word has %d postings: too few for a third tier", len(postings[vocab[0]])/2)
 	}
-	early := 0
+	var queries []string
 	for q := range 200 {
 		var words []string
 		for range 1 + q%6 {
 			words = append(words, word())
 		}
-		query := strings.Join(words, " ")
-		hits, read, err := StaticSearch(fetch, query, 10)
+		queries = append(queries, strings.Join(words, " "))
+	}
+	// With the index's budget, then with a small one (StaticSearch
+	// takes the budget from meta.json) that long queries run out of.
+	meta := byPath["meta.json"]
+	for _, budget := range []int{tierBudget, firstTier * tierGrowth} {
+		var m map[string]any
+		if err := json.Unmarshal(meta, &m); err != nil {
+			t.Fatal(err)
+		}
+		m["tier_budget"] = budget
+		byPath["meta.json"], _ = json.Marshal(m)
+		early, exact := staticSearches(t, fetch, queries, postings, rows, budget)
+		switch {
+		case early == 0:
+			t.Errorf("budget %d: no query stopped before a common word's last tier", budget)
+		case budget == tierBudget && exact < len(queries)*9/10:
+			t.Errorf("budget %d: only %d of %d queries exact", budget, exact, len(queries))
+		case budget < tierBudget && exact == len(queries):
+			t.Errorf("budget %d: every query was exact: the test does not hold a query that runs out of budget", budget)
+		}
+		t.Logf("budget %d: of %d queries, %d stopped before a common word's last tier, %d were exact", budget, len(queries), early, exact)
+	}
+}
+
+// staticSearches runs queries and checks each against every posting.
+func staticSearches(t *testing.T, fetch StaticFetch, queries []string, postings map[string][]int64, rows [][]string, budget int) (early, exact int) {
+	t.Helper()
+	for _, query := range queries {
+		res, err := StaticSearch(fetch, query, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
+		hits, read := res.Hits, res.Read
 		// Every posting, scored as the script scores: the sum over the
 		// query's terms times the share of them a document has.
 		terms := slices.Compact(slices.Sorted(slices.Values(Analyze(query))))
@@ -274,8 +304,22 @@ func TestStaticSearch(t *testing.T) {
 		if len(hits) != len(want) {
 			t.Fatalf("%q: %d hits, want %d", query, len(hits), len(want))
 		}
+		later := 0
+		for _, p := range read {
+			if strings.Contains(p, "-") {
+				var k int
+				_, _ = fmt.Sscanf(p[strings.Index(p, "-")+1:], "%d.json", &k)
+				later += firstTier * pow(tierGrowth, k)
+			}
+		}
+		if later > budget {
+			t.Errorf("%q read %d postings of later tiers, over the budget of %d", query, later, budget)
+		}
+		if res.Exact {
+			exact++
+		}
 		for i, h := range hits {
-			if !want[h.ID] {
+			if res.Exact && !want[h.ID] {
 				t.Errorf("%q: hit %s is not among the best ten", query, h.ID)
 			}
 			if full := float64(score(int64(h.Doc))) / float64(len(terms)) / 1000; h.Score > full+1e-9 {
@@ -292,10 +336,7 @@ func TestStaticSearch(t *testing.T) {
 			early++
 		}
 	}
-	if early == 0 {
-		t.Error("no query with a common word stopped before its last tier")
-	}
-	t.Logf("%d of 200 queries stopped before a common word's last tier", early)
+	return early, exact
 }
 
 // lastTier is the number of a term's last tier, for n postings.

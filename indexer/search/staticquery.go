@@ -16,6 +16,16 @@ type StaticHit struct {
 	Score                                  float64
 }
 
+// StaticResult is what StaticSearch found, and how.
+type StaticResult struct {
+	Hits []StaticHit
+	// Read is the files the query read, in order.
+	Read []string
+	// Exact: the hits are the best of the whole index (the query stopped
+	// within its budget).
+	Exact bool
+}
+
 // StaticFetch reads a file of the static index by its path under
 // api/v1/search/; a file that is not there is nil, with no error, as a
 // 404 is to the script.
@@ -31,7 +41,7 @@ const (
 // StaticSearch answers a query from the static index as the site's script
 // (templates/static/js/search.js) does, step for step: it is the
 // reference the script is tested against, and what the benchmarks
-// replay. It returns the best limit hits and the files it read, in order.
+// replay.
 //
 // A document's score is the sum of its terms' scores times the share of
 // the query's terms it has (the bleve index's disjunction). The first
@@ -39,12 +49,15 @@ const (
 // limit could still score above the last of them (its bound: what it has,
 // plus each unread term's next tier's largest score, with the share
 // those would add), the next tier of the term whose bound is largest.
-// The hits are then the best limit documents of the whole index, ranked
-// by what was read.
-func StaticSearch(fetch StaticFetch, query string, limit int) ([]StaticHit, []string, error) {
-	var read []string
+// Later tiers are read up to the index's budget of postings (meta.json's
+// tier_budget, counting a tier as full). The hits are the best limit
+// documents of the whole index when the query stops before the budget
+// (a document outside them is then known to score less), else the best
+// by what was read; either way ranked by what was read.
+func StaticSearch(fetch StaticFetch, query string, limit int) (StaticResult, error) {
+	var res StaticResult
 	get := func(path string, v any) (bool, error) {
-		read = append(read, path)
+		res.Read = append(res.Read, path)
 		data, err := fetch(path)
 		if err != nil || data == nil {
 			return false, err
@@ -56,7 +69,7 @@ func StaticSearch(fetch StaticFetch, query string, limit int) ([]StaticHit, []st
 	}
 	var meta StaticMeta
 	if ok, err := get("meta.json", &meta); !ok {
-		return nil, read, fmt.Errorf("search/meta.json: %w", orMissing(err))
+		return res, fmt.Errorf("search/meta.json: %w", orMissing(err))
 	}
 	if u := utf16.Encode([]rune(query)); len(u) > maxQueryUnits {
 		query = string(utf16.Decode(u[:maxQueryUnits]))
@@ -68,23 +81,25 @@ func StaticSearch(fetch StaticFetch, query string, limit int) ([]StaticHit, []st
 		}
 	}
 	if len(terms) == 0 {
-		return nil, read, nil
+		res.Exact = true // nothing to search for
+		return res, nil
 	}
 	type term struct {
 		scores map[int]int64
 		more   []int64 // the largest score of each tier not read yet
 		tier   int     // the number of the next tier
+		size   int     // the number of postings in it, at most
 	}
 	ts := make([]*term, len(terms))
 	shards := map[string]*StaticTerms{}
 	for i, t := range terms {
-		ts[i] = &term{scores: map[int]int64{}, tier: 1}
+		ts[i] = &term{scores: map[int]int64{}, tier: 1, size: meta.FirstTier * meta.TierGrowth}
 		path := fmt.Sprintf("t/%x.json", TermShard(t, meta.TermShards))
 		sh, seen := shards[path]
 		if !seen {
 			sh = &StaticTerms{}
 			if ok, err := get(path, sh); err != nil {
-				return nil, read, err
+				return res, err
 			} else if !ok {
 				sh = nil
 			}
@@ -109,6 +124,7 @@ func StaticSearch(fetch StaticFetch, query string, limit int) ([]StaticHit, []st
 		lo, hi int64
 	}
 	var ranked []cand
+	budget := meta.TierBudget
 	for {
 		// What each document read so far has, and could still have.
 		sum, matched := map[int]int64{}, map[int]int64{}
@@ -142,6 +158,7 @@ func StaticSearch(fetch StaticFetch, query string, limit int) ([]StaticHit, []st
 			return ranked[a].lo > ranked[b].lo || ranked[a].lo == ranked[b].lo && ranked[a].doc < ranked[b].doc
 		})
 		if openCount == 0 {
+			res.Exact = true
 			break
 		}
 		if len(ranked) >= limit {
@@ -154,45 +171,51 @@ func StaticSearch(fetch StaticFetch, query string, limit int) ([]StaticHit, []st
 				}
 			}
 			if settled {
+				res.Exact = true
 				break
 			}
 		}
-		// Read the next tier of the term that could add the most.
+		// Read the next tier of the term that could add the most, if
+		// the budget allows.
 		next := ts[0]
 		for _, t := range ts[1:] {
 			if bound(t) > bound(next) {
 				next = t
 			}
 		}
+		if next.size > budget {
+			break
+		}
+		budget -= next.size
 		k := slices.Index(ts, next)
 		var tier map[string][]int64
 		if _, err := get(TierPath(terms[k], next.tier), &tier); err != nil {
-			return nil, read, err
+			return res, err
 		}
 		addPostings(next.scores, tier[terms[k]])
-		next.more, next.tier = next.more[1:], next.tier+1
+		next.more, next.tier, next.size = next.more[1:], next.tier+1, next.size*meta.TierGrowth
 	}
 	ranked = ranked[:min(limit, len(ranked))]
-	hits := make([]StaticHit, 0, len(ranked))
+	res.Hits = make([]StaticHit, 0, len(ranked))
 	rows := map[string][][]string{}
 	for _, c := range ranked {
 		path := fmt.Sprintf("d/%d.json", c.doc/meta.DocShard)
 		r, seen := rows[path]
 		if !seen {
 			if _, err := get(path, &r); err != nil {
-				return nil, read, err
+				return res, err
 			}
 			rows[path] = r
 		}
 		i := c.doc % meta.DocShard
 		if i >= len(r) || len(r[i]) < 6 {
-			return nil, read, fmt.Errorf("search/%s: no row for document %d", path, c.doc)
+			return res, fmt.Errorf("search/%s: no row for document %d", path, c.doc)
 		}
 		row := r[i]
-		hits = append(hits, StaticHit{Doc: c.doc, ID: row[0], Type: row[1], Outcome: row[2], URL: row[3], Title: row[4], Snippet: row[5],
+		res.Hits = append(res.Hits, StaticHit{Doc: c.doc, ID: row[0], Type: row[1], Outcome: row[2], URL: row[3], Title: row[4], Snippet: row[5],
 			Score: float64(c.lo) / float64(n) / 1000})
 	}
-	return hits, read, nil
+	return res, nil
 }
 
 // addPostings adds a tier's postings, stored as document gaps and

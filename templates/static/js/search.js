@@ -239,7 +239,8 @@
   // search mirrors StaticSearch (indexer/search/staticquery.go), which
   // the tests hold it to: the first tier of each term's postings, then,
   // while a document outside the best `limit` could still overtake the
-  // last of them, the next tier of the term that could add the most.
+  // last of them, the next tier of the term that could add the most, up
+  // to a budget of postings.
   function search(query, limit) {
     return fetchJSON("meta.json").then(function (meta) {
       var stop = new Set(meta.stop_words);
@@ -247,7 +248,7 @@
       if (!terms.length) return { terms: terms, hits: [] };
       return Promise.all(terms.map(function (t) {
         return fetchJSON("t/" + (fnv1a(t) & (meta.term_shards - 1)).toString(16) + ".json").then(function (shard) {
-          var term = { name: t, scores: new Map(), more: [], tier: 1 };
+          var term = { name: t, scores: new Map(), more: [], tier: 1, size: meta.first_tier * meta.tier_growth };
           if (shard) {
             addPostings(term.scores, (shard.p && shard.p[t]) || []);
             term.more = (shard.more && shard.more[t]) || [];
@@ -255,7 +256,7 @@
           return term;
         });
       })).then(function (ts) {
-        return settle(ts, limit).then(function (ranked) {
+        return settle(ts, limit, { left: meta.tier_budget, growth: meta.tier_growth }).then(function (ranked) {
           return Promise.all(ranked.map(function (r) {
             return fetchJSON("d/" + Math.floor(r.doc / meta.doc_shard) + ".json").then(function (rows) {
               var row = rows[r.doc % meta.doc_shard];
@@ -275,9 +276,10 @@
   }
   function bound(t) { return t.more.length ? t.more[0] : 0; }
   // settle ranks the documents read so far, reading further tiers until
-  // no other document could enter the best `limit`. Scores are kept
-  // times the number of terms: integers, as StaticSearch keeps them.
-  function settle(ts, limit) {
+  // no other document could enter the best `limit`, or the budget of
+  // postings is spent. Scores are kept times the number of terms:
+  // integers, as StaticSearch keeps them.
+  function settle(ts, limit, budget) {
     var sum = new Map(), matched = new Map(), open = 0, openCount = 0;
     ts.forEach(function (t) {
       t.scores.forEach(function (s, d) {
@@ -306,12 +308,15 @@
     if (settled) return Promise.resolve(ranked.slice(0, limit));
     var next = ts[0];
     ts.forEach(function (t) { if (bound(t) > bound(next)) next = t; });
+    if (next.size > budget.left) return Promise.resolve(ranked.slice(0, limit));
+    budget.left -= next.size;
     var path = "t/" + ("0000000" + fnv1a(next.name).toString(16)).slice(-8) + "-" + next.tier + ".json";
     return fetchJSON(path).then(function (tier) {
       addPostings(next.scores, (tier && tier[next.name]) || []);
       next.more = next.more.slice(1);
       next.tier++;
-      return settle(ts, limit);
+      next.size *= budget.growth;
+      return settle(ts, limit, budget);
     });
   }
 
