@@ -81,10 +81,10 @@ type StaticDoc struct {
 
 // StaticMeta is api/v1/search/meta.json.
 type StaticMeta struct {
-	Version    int      `json:"version"`
-	Docs       int      `json:"docs"`
-	TermShards int      `json:"term_shards"`
-	DocShard   int      `json:"doc_shard"`
+	Version    int `json:"version"`
+	Docs       int `json:"docs"`
+	TermShards int `json:"term_shards"`
+	DocShard   int `json:"doc_shard"`
 	// FirstTier is the number of postings in a term's first tier, in its
 	// shard file; tier k has FirstTier × TierGrowth^k (the last fewer).
 	FirstTier  int `json:"first_tier"`

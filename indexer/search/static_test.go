@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
