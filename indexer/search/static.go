@@ -34,15 +34,18 @@ import (
 // in a file of its own, with the largest score of each listed in "more".
 // A query reads the first tier of each of its terms and further tiers
 // only while a document outside its best ten could still overtake one
-// inside (StaticSearch, and the script that mirrors it): a common word's
-// postings grow with the corpus, and a cold query must not.
+// inside, up to a budget of postings (StaticSearch, and the script that
+// mirrors it): a common word's postings grow with the corpus, and a cold
+// query must not.
 //
 // Terms are made by Analyze, the analysis of the bleve index; the script
 // (templates/static/js/search.js) repeats it in the browser: Unicode word
 // segmentation, possessive, lower case, the same stop words (shipped in
 // meta.json), and the Porter stemmer. Scores follow the bleve index's
 // (BM25 per field, the same boosts, the same coordination), so both rank
-// alike; every posting is kept.
+// alike. Every posting a query can read is kept: all but those of tiers
+// larger than the budget, which only a term in more than 21,760
+// documents has.
 
 // StaticVersion is the version of the static index's format.
 const staticVersion = 2
@@ -212,6 +215,12 @@ func StaticFiles(docs []StaticDoc) ([]export.File, error) {
 				byShard[h].More = map[string][]int64{}
 			}
 			byShard[h].More[t] = append(byShard[h].More[t], staticScore(tier[0].score))
+			if size > tierBudget {
+				// No query reads a tier larger than its budget: its
+				// bound is listed, so that a query knows its best
+				// ten are not certain, and its postings are not.
+				continue
+			}
 			path := TierPath(t, k)
 			if tierFiles[path] == nil {
 				tierFiles[path] = map[string][]int64{}

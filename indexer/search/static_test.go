@@ -73,6 +73,12 @@ func staticIndex(t *testing.T, docs []StaticDoc) (StaticMeta, map[string][]int64
 			least := addGaps(scores, first)
 			for k, bound := range sh.More[term] {
 				tier, ok := tiers[TierPath(term, k+1)][term]
+				if firstTier*pow(tierGrowth, k+1) > tierBudget {
+					if ok {
+						t.Errorf("%q: tier %d is written, larger than any query reads", term, k+1)
+					}
+					continue
+				}
 				if !ok {
 					t.Fatalf("%q: no tier %d in %s", term, k+1, TierPath(term, k+1))
 				}
