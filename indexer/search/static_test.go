@@ -356,10 +356,10 @@ func lastTier(n int) int {
 }
 
 func addGapsTo(sum, matched map[int64]int64, flat []int64) {
-	doc := int64(0)
-	for i := 0; i+1 < len(flat); i += 2 {
-		doc += flat[i]
-		sum[doc] += flat[i+1]
-		matched[doc]++
+	scores := map[int]int64{}
+	addPostings(scores, flat)
+	for d, sc := range scores {
+		sum[int64(d)] += sc
+		matched[int64(d)]++
 	}
 }

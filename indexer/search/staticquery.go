@@ -85,6 +85,7 @@ func StaticSearch(fetch StaticFetch, query string, limit int) (StaticResult, err
 		return res, nil
 	}
 	type term struct {
+		name   string
 		scores map[int]int64
 		more   []int64 // the largest score of each tier not read yet
 		tier   int     // the number of the next tier
@@ -93,7 +94,7 @@ func StaticSearch(fetch StaticFetch, query string, limit int) (StaticResult, err
 	ts := make([]*term, len(terms))
 	shards := map[string]*StaticTerms{}
 	for i, t := range terms {
-		ts[i] = &term{scores: map[int]int64{}, tier: 1, size: meta.FirstTier * meta.TierGrowth}
+		ts[i] = &term{name: t, scores: map[int]int64{}, tier: 1, size: meta.FirstTier * meta.TierGrowth}
 		path := fmt.Sprintf("t/%x.json", TermShard(t, meta.TermShards))
 		sh, seen := shards[path]
 		if !seen {
@@ -187,12 +188,11 @@ func StaticSearch(fetch StaticFetch, query string, limit int) (StaticResult, err
 			break
 		}
 		budget -= next.size
-		k := slices.Index(ts, next)
 		var tier map[string][]int64
-		if _, err := get(TierPath(terms[k], next.tier), &tier); err != nil {
+		if _, err := get(TierPath(next.name, next.tier), &tier); err != nil {
 			return res, err
 		}
-		addPostings(next.scores, tier[terms[k]])
+		addPostings(next.scores, tier[next.name])
 		next.more, next.tier, next.size = next.more[1:], next.tier+1, next.size*meta.TierGrowth
 	}
 	ranked = ranked[:min(limit, len(ranked))]
