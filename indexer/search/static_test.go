@@ -363,3 +363,53 @@ func addGapsTo(sum, matched map[int64]int64, flat []int64) {
 		matched[int64(d)]++
 	}
 }
+
+// TestStaticSearchBadIndex: a missing meta.json or display row is an
+// error, a missing shard is no postings, and an empty index answers
+// nothing.
+func TestStaticSearchBadIndex(t *testing.T) {
+	docs := []StaticDoc{{ID: "EP-1", Type: "episode", URL: "/e/1/", Title: "EP-1", Fields: []StaticField{{"body", "zanzibar payout", 1}}}}
+	files, err := StaticFiles(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath := map[string][]byte{}
+	for _, f := range files {
+		byPath[strings.TrimPrefix(f.Path, "api/v1/search/")] = f.Data
+	}
+	without := func(prefix string) StaticFetch {
+		return func(p string) ([]byte, error) {
+			if strings.HasPrefix(p, prefix) {
+				return nil, nil
+			}
+			return byPath[p], nil
+		}
+	}
+	if res, err := StaticSearch(without("none"), "zanzibar", 10); err != nil || len(res.Hits) != 1 || !res.Exact {
+		t.Fatalf("the whole index: %+v, %v", res, err)
+	}
+	if _, err := StaticSearch(without("meta.json"), "zanzibar", 10); err == nil {
+		t.Error("no meta.json: no error")
+	}
+	if res, err := StaticSearch(without("t/"), "zanzibar", 10); err != nil || len(res.Hits) != 0 {
+		t.Errorf("no shards: %+v, %v", res, err)
+	}
+	if _, err := StaticSearch(without("d/"), "zanzibar", 10); err == nil || !strings.Contains(err.Error(), "no row") {
+		t.Errorf("no display rows: %v", err)
+	}
+	empty, err := StaticFiles(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emptyFetch := func(p string) ([]byte, error) {
+		for _, f := range empty {
+			if f.Path == "api/v1/search/"+p {
+				return f.Data, nil
+			}
+		}
+		return nil, nil
+	}
+	if res, err := StaticSearch(emptyFetch, "zanzibar", 10); err != nil || len(res.Hits) != 0 || !res.Exact {
+		t.Errorf("an empty index: %+v, %v", res, err)
+	}
+}
