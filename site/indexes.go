@@ -15,6 +15,7 @@ import (
 type index struct {
 	citedBy map[string][]export.Ref // episode id -> patterns citing it as evidence
 	urls    map[string]string       // graph node id -> page
+	heads   map[string]string       // page -> the headline of its note
 	hood    *chart.Neighbourhoods
 	tags    []tagGroup   // by slug
 	months  []monthGroup // newest first
@@ -77,7 +78,7 @@ func outcomeOf(e export.EpisodeSummary) string {
 }
 
 func newIndex(s *export.Site) *index {
-	ix := &index{citedBy: map[string][]export.Ref{}, urls: map[string]string{}, hood: chart.NewNeighbourhoods(s.Graph),
+	ix := &index{citedBy: map[string][]export.Ref{}, urls: map[string]string{}, hood: chart.NewNeighbourhoods(headlineGraph(s)),
 		version: export.SchemaVersion, ref: s.Manifest.ReferenceTime, base: s.BaseURL}
 	for _, p := range s.Patterns {
 		for _, e := range p.Evidence {
@@ -87,6 +88,7 @@ func newIndex(s *export.Site) *index {
 	for _, n := range s.Graph.Nodes {
 		ix.urls[n.ID] = n.URL
 	}
+	ix.heads = headlines(s)
 	ix.tags = ix.groupTags(s)
 	ix.months = ix.groupMonths(s)
 	ix.chart = chart.Outcomes(summaries(s))

@@ -64,12 +64,15 @@ type input struct {
 // keys engram wrote; its body is empty, so nothing a note contains can
 // reach Hugo's markdown or shortcodes.
 type page struct {
-	path    string // relative to content/
-	kind    string // set by pages from the kind that made it
-	title   string
-	date    string
-	lastmod string
-	outputs []string
+	path  string // relative to content/
+	kind  string // set by pages from the kind that made it
+	title string
+	// description is the page's meta description: what the page is
+	// about in a sentence or two, plain text.
+	description string
+	date        string
+	lastmod     string
+	outputs     []string
 	// params is the struct of the page's kind, what its template shows.
 	params any
 	// The page's JSON twin: the API file api names, which the page links
@@ -77,19 +80,27 @@ type page struct {
 	// index.html), or twin, written as that index.json.
 	api  string
 	twin any
+	// heads are the headlines of the notes the page links to, by URL
+	// (headline.go).
+	heads map[string]string
 }
 
 type frontMatter struct {
-	Title   string   `json:"title"`
-	Date    string   `json:"date,omitempty"`
-	Lastmod string   `json:"lastmod,omitempty"`
-	Outputs []string `json:"outputs,omitempty"`
+	Title string `json:"title"`
+	// Description is Hugo's .Description, the page's meta description.
+	Description string   `json:"description,omitempty"`
+	Date        string   `json:"date,omitempty"`
+	Lastmod     string   `json:"lastmod,omitempty"`
+	Outputs     []string `json:"outputs,omitempty"`
 	// Layout is the page's kind: Hugo renders it with layouts/<kind>.html.
 	Layout string `json:"layout"`
 	// Twin is the API file that is the page's JSON twin, when it has
 	// one (api/v1/episodes/x.json): the page links it as its alternate.
 	Twin   string `json:"twin,omitempty"`
 	Params any    `json:"params"`
+	// Heads are the headlines of the notes the page links to, by URL:
+	// the templates show a link's headline, then its id.
+	Heads map[string]string `json:"heads"`
 	// Build is Hugo's build options: a page whose bytes come from a
 	// PageCache is only linked, not rendered (pagecache.go).
 	Build *buildOptions `json:"build,omitempty"`
@@ -106,10 +117,44 @@ func pages(s *export.Site, md markdown) []page {
 	for _, k := range kinds() {
 		for _, p := range k.pages(in) {
 			p.kind = k.name
+			p.heads = in.ix.headsIn(p.params)
+			if p.description == "" {
+				p.description = kindDescription(k.name, p.title, s.Title)
+			}
 			ps = append(ps, p)
 		}
 	}
 	return ps
+}
+
+// kindDescription is the meta description of a page that has none of
+// its own: what its kind of page lists.
+func kindDescription(kind, title, site string) string {
+	what := map[string]string{
+		"home":         "What the agents of " + site + " remember: recent episodes, the patterns that work, antipatterns to avoid, recurring lessons and the health of the causal graph.",
+		"episodes":     "Every episode of " + site + ", newest first: what each session set out to do and how it ended, to filter by outcome, tag and date.",
+		"patterns":     "The patterns of " + site + ": trigger and action rules, with their measured success rates and confidence.",
+		"antipatterns": "The antipatterns of " + site + ": rules whose measured success is too low, and those declared to avoid.",
+		"lessons":      "The lessons that recur across the episodes of " + site + ", most frequent first.",
+		"graph":        "The causal graph of " + site + ": how episodes, decisions, events and patterns cause, enable and prevent each other.",
+		"timeline":     "The episodes of " + site + " month by month, with their outcomes.",
+		"tags":         "Every tag of " + site + " and how many notes carry it.",
+		"outcomes":     "The episodes of " + site + " by outcome: success, partial, failure.",
+		"notes":        "The notes of " + site + " that are neither episodes nor patterns: threads, sessions, concepts.",
+		"workflows":    "The workflows of " + site + ": execution events grouped by workflow.",
+		"pending":      "Threads and sessions of " + site + " that no episode derives from yet.",
+		"diagnostics":  "Problems engram found in the notes of " + site + ", by file and position.",
+		"decisions":    "Every decision recorded in the episodes of " + site + ", newest first.",
+		"search":       "Search the episodes, patterns and notes of " + site + ".",
+		"tag":          "The notes of " + site + " tagged " + title + ".",
+		"month":        title + " in the memory of " + site + ", newest first, with their outcomes and tasks.",
+		"outcome":      title + " in the memory of " + site + ", newest first.",
+		"workflow":     "Workflow " + title + " of " + site + ": its summary and its events in order.",
+	}[kind]
+	if what == "" {
+		what = title + " — " + site + "."
+	}
+	return what
 }
 
 // writePages writes the content files of ps into dir. With a cache (r
@@ -117,7 +162,7 @@ func pages(s *export.Site, md markdown) []page {
 // key (reuse.page): found, Hugo is told only to link it.
 func writePages(fsys afero.Fs, dir string, ps []page, r *reuse) error {
 	for _, p := range ps {
-		fm := frontMatter{Title: p.title, Date: p.date, Lastmod: p.lastmod, Outputs: p.outputs, Layout: p.kind, Twin: p.api, Params: p.params}
+		fm := frontMatter{Title: p.title, Description: p.description, Date: p.date, Lastmod: p.lastmod, Outputs: p.outputs, Layout: p.kind, Twin: p.api, Params: p.params, Heads: p.heads}
 		data, err := json.Marshal(fm)
 		if err != nil {
 			return fmt.Errorf("write page %s: %w", p.path, err)

@@ -21,13 +21,17 @@ type episodePage struct {
 
 // episodeHTML is the prose of an episode, rendered.
 type episodeHTML struct {
-	Context      string         `json:"context"`
-	Sections     []sectionHTML  `json:"sections"`
-	Observations []string       `json:"observations"`
-	Decisions    []decisionHTML `json:"decisions"`
-	Events       []string       `json:"events"`
-	Lessons      []string       `json:"lessons"`
-	Task         string         `json:"task"`
+	Context      string            `json:"context"`
+	Sections     []sectionHTML     `json:"sections"`
+	Observations []observationHTML `json:"observations"`
+	Dates        dates             `json:"dates"`
+	Decisions    []decisionHTML    `json:"decisions"`
+	Events       []string          `json:"events"`
+	Lessons      []string          `json:"lessons"`
+	Task         string            `json:"task"`
+	// Events' and decisions' timestamps in words, in their order.
+	EventTimes    []when `json:"event_times"`
+	DecisionTimes []when `json:"decision_times"`
 }
 
 type decisionHTML struct {
@@ -52,7 +56,7 @@ func episodePages(in input) []page {
 		e.Links, e.Sections, e.Extra = nil, nil, nil
 		v.Doc = e
 		ps = append(ps, page{path: "episodes/" + slug(e.URL) + ".md", api: apiPath(e.JSONURL, s.BaseURL),
-			title: e.Title, date: e.Created, lastmod: e.Updated, params: v})
+			title: ix.heads[e.URL], description: episodeDescription(e), date: e.Created, lastmod: e.Updated, params: v})
 	}
 	return ps
 }
@@ -64,20 +68,38 @@ func renderEpisode(e export.Episode, md markdown) episodeHTML {
 		decisions[i] = decisionHTML{Anchor: anchor(d.ID), Context: md.Inline(d.Context, r), Rationale: md.Inline(d.Rationale, r)}
 	}
 	events := make([]string, len(e.Events))
+	eventTimes := make([]string, len(e.Events))
 	for i, ev := range e.Events {
 		events[i] = md.Inline(ev.Content, r)
+		eventTimes[i] = ev.Timestamp
+	}
+	decisionTimes := make([]when, len(e.Decisions))
+	for i, d := range e.Decisions {
+		decisionTimes[i] = whenOf(d.Timestamp, "")
 	}
 	lessons := make([]string, len(e.Lessons))
 	for i, l := range e.Lessons {
 		lessons[i] = md.Inline(l, r)
 	}
 	return episodeHTML{
-		Context:      md.Block(e.Context, r),
-		Sections:     renderSections(e.Sections, md, r),
-		Observations: observationsHTML(e.Observations, md, r),
-		Decisions:    decisions,
-		Events:       events,
-		Lessons:      lessons,
-		Task:         md.Inline(e.Task, r),
+		Context:       md.Block(e.Context, r),
+		Sections:      renderSections(e.Sections, md, r),
+		Observations:  observationsHTML(e.Observations, md, r),
+		Decisions:     decisions,
+		Events:        events,
+		Lessons:       lessons,
+		Task:          fullTask(e, md, r),
+		EventTimes:    whens(eventTimes),
+		DecisionTimes: decisionTimes,
+		Dates:         datesOf(e.Source),
 	}
+}
+
+// fullTask is the task, rendered, when the page's heading (the
+// episode's headline) does not already say all of it.
+func fullTask(e export.Episode, md markdown, r Resolver) string {
+	if export.EpisodeHeadline(e.Task, e.ID) == export.PlainText(e.Task) {
+		return ""
+	}
+	return md.Inline(e.Task, r)
 }

@@ -12,8 +12,9 @@ type notePage struct {
 
 // noteHTML is the prose of a note, rendered.
 type noteHTML struct {
-	Sections     []sectionHTML `json:"sections"`
-	Observations []string      `json:"observations"`
+	Sections     []sectionHTML     `json:"sections"`
+	Observations []observationHTML `json:"observations"`
+	Dates        dates             `json:"dates"`
 }
 
 func notePages(in input) []page {
@@ -21,10 +22,10 @@ func notePages(in input) []page {
 	var ps []page
 	for _, n := range s.Notes {
 		r := resolver(n.Links)
-		h := noteHTML{Sections: renderSections(n.Sections, in.md, r), Observations: observationsHTML(n.Observations, in.md, r)}
+		h := noteHTML{Sections: renderSections(n.Sections, in.md, r), Observations: observationsHTML(n.Observations, in.md, r), Dates: datesOf(n.Source)}
 		n.Links, n.Sections = nil, nil
 		ps = append(ps, page{path: "notes/" + slug(n.URL) + ".md", api: apiPath(n.JSONURL, s.BaseURL),
-			title: n.Title, date: n.Source.Created, lastmod: n.Source.Updated,
+			title: in.ix.heads[n.URL], description: noteDescription(n), date: n.Source.Created, lastmod: n.Source.Updated,
 			params: notePage{Doc: n, HTML: h, Tags: in.ix.tagLinks(n.Tags)}})
 	}
 	return ps

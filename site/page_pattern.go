@@ -2,6 +2,7 @@ package site
 
 import (
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -21,14 +22,19 @@ type patternPage struct {
 	FlagNotes []flagNote     `json:"flag_notes"`
 }
 
-// patternHTML is the prose of a pattern, rendered, and its charts.
+// patternHTML is the prose of a pattern, rendered, and its charts. The
+// rule is told once: its heading says it in a sentence (the pattern's
+// headline, from the front matter's trigger and action), and When and
+// Then give the body's own Trigger and Action sections, which say it at
+// length; they are not repeated among the other sections.
 type patternHTML struct {
-	Trigger      string        `json:"trigger"`
-	Action       string        `json:"action"`
-	Sections     []sectionHTML `json:"sections"`
-	Observations []string      `json:"observations"`
-	Interval     string        `json:"interval"`
-	Graph        string        `json:"graph"`
+	When         string            `json:"when"`
+	Then         string            `json:"then"`
+	Sections     []sectionHTML     `json:"sections"`
+	Observations []observationHTML `json:"observations"`
+	Dates        dates             `json:"dates"`
+	Interval     string            `json:"interval"`
+	Graph        string            `json:"graph"`
 }
 
 func patternPages(in input) []page {
@@ -37,15 +43,16 @@ func patternPages(in input) []page {
 	var ps []page
 	for i, p := range s.Patterns {
 		r := resolver(p.Links)
-		h := patternHTML{Trigger: in.md.Block(p.Trigger, r), Action: in.md.Block(p.Action, r),
-			Sections: renderSections(p.Sections, in.md, r), Observations: observationsHTML(p.Observations, in.md, r),
+		when, then, rest := ruleSections(p.Sections)
+		h := patternHTML{When: in.md.Block(when, r), Then: in.md.Block(then, r),
+			Sections: renderSections(rest, in.md, r), Observations: observationsHTML(p.Observations, in.md, r), Dates: datesOf(*p.Source),
 			Interval: chart.Interval(p), Graph: graphs[i]}
 		v := patternPage{HTML: h, EdgesOut: ix.edgeViews(p.EdgesOut, false), EdgesIn: ix.edgeViews(p.EdgesIn, true),
 			Tags: ix.tagLinks(p.Tags), FlagNotes: flagNotes(p.Flags, p.StatsSource == "declared")}
 		p.Links, p.Sections = nil, nil
 		v.Doc = p
 		ps = append(ps, page{path: "patterns/" + slug(p.URL) + ".md", api: apiPath(p.JSONURL, s.BaseURL),
-			title: p.Title, date: p.Source.Created, lastmod: p.Source.Updated, params: v})
+			title: ix.heads[p.URL], description: patternDescription(p), date: p.Source.Created, lastmod: p.Source.Updated, params: v})
 	}
 	return ps
 }
@@ -87,4 +94,20 @@ func (ix *index) edgeViews(edges []note.Edge, in bool) []edgeView {
 		out = append(out, edgeView{Type: e.Type, Other: other, URL: ix.urls[other], Weight: e.Weight, EvidenceCount: e.EvidenceCount})
 	}
 	return out
+}
+
+// ruleSections takes a pattern body's Trigger and Action sections out of
+// its sections: the rule at length.
+func ruleSections(ss []export.Section) (trigger, action string, rest []export.Section) {
+	for _, s := range ss {
+		switch strings.ToLower(strings.TrimSpace(s.Heading)) {
+		case "trigger", "when":
+			trigger = strings.TrimSpace(trigger + "\n\n" + s.Markdown)
+		case "action", "then":
+			action = strings.TrimSpace(action + "\n\n" + s.Markdown)
+		default:
+			rest = append(rest, s)
+		}
+	}
+	return trigger, action, rest
 }

@@ -1,6 +1,10 @@
 package site
 
-import "github.com/engramhq/engram/indexer/export"
+import (
+	"strings"
+
+	"github.com/engramhq/engram/indexer/export"
+)
 
 // The prose of a note, rendered for its page: the templates place this
 // HTML as is.
@@ -38,10 +42,59 @@ func renderSections(ss []export.Section, md markdown, r Resolver) []sectionHTML 
 	return out
 }
 
-func observationsHTML(os []export.Observation, md markdown, r Resolver) []string {
-	out := make([]string, len(os))
+// observationHTML is an observation as its page shows it: the text
+// without the tags that end it, those tags, and its strength in words
+// when it is less than stated (SPEC §2.3: #implied, #inferred).
+type observationHTML struct {
+	HTML     string   `json:"html"`
+	Tags     []string `json:"tags"`
+	Strength string   `json:"strength,omitempty"`
+}
+
+// strengthWords are the strength tags, which say how sure the note is,
+// not what it is about.
+var strengthWords = map[string]string{"explicit": "", "implied": "implied", "inferred": "inferred"}
+
+func observationsHTML(os []export.Observation, md markdown, r Resolver) []observationHTML {
+	out := make([]observationHTML, len(os))
 	for i, o := range os {
-		out[i] = md.Inline(o.Content, r)
+		words := strings.Fields(o.Content)
+		// The hashtags that end the text are shown apart from it; a
+		// strength tag is dropped wherever it is.
+		end := len(words)
+		for end > 0 && strings.HasPrefix(words[end-1], "#") && len(words[end-1]) > 1 {
+			end--
+		}
+		kept := []string{}
+		for _, w := range words[:end] {
+			if _, ok := strengthWords[strings.ToLower(strings.TrimPrefix(w, "#"))]; ok && strings.HasPrefix(w, "#") {
+				continue
+			}
+			kept = append(kept, w)
+		}
+		v := observationHTML{Tags: []string{}}
+		for _, w := range words[end:] {
+			if _, ok := strengthWords[strings.ToLower(strings.TrimPrefix(w, "#"))]; !ok {
+				v.Tags = append(v.Tags, w)
+			}
+		}
+		for _, t := range o.Tags {
+			if s := strengthWords[strings.ToLower(strings.TrimPrefix(t, "#"))]; s != "" && (v.Strength == "" || s == "inferred") {
+				v.Strength = s
+			}
+		}
+		v.HTML = md.Inline(strings.Join(kept, " "), r)
+		out[i] = v
 	}
 	return out
+}
+
+// dates are when a note was made and last changed, in words.
+type dates struct {
+	Created when `json:"created"`
+	Updated when `json:"updated"`
+}
+
+func datesOf(s export.Source) dates {
+	return dates{Created: whenOf(s.Created, ""), Updated: whenOf(s.Updated, "")}
 }

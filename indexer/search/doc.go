@@ -12,6 +12,9 @@ import (
 // similarity of episodes compares.
 type Doc struct {
 	ID, Type, Title string
+	// Headline is what a result shows first (export.EpisodeHeadline...),
+	// Summary the start of its prose, what it shows next.
+	Headline, Summary string
 	// Task is an episode's task, or a pattern's trigger and action.
 	Task string
 	// Body is the rest of the note's prose as plain text: sections,
@@ -86,7 +89,7 @@ func episodeDoc(e *export.Episode) Doc {
 	}
 	similar.add(lessons)
 	return Doc{
-		ID: e.ID, Type: "episode", Title: e.Title, Task: e.Task, Body: body.String(), Lessons: lessons,
+		ID: e.ID, Type: "episode", Title: e.Title, Headline: export.EpisodeHeadline(e.Task, e.ID), Summary: summary(e.Context, e.Sections), Task: e.Task, Body: body.String(), Lessons: lessons,
 		Outcome: e.Outcome, URL: e.URL, Tags: e.Tags, Date: parseTime(e.Date),
 		Similar: similar.String(), Flags: e.Flags,
 	}
@@ -96,7 +99,7 @@ func patternDoc(p *export.Pattern) Doc {
 	var task, body text
 	task.add(p.Trigger, p.Action)
 	body.sections(p.Sections)
-	d := Doc{ID: p.ID, Type: p.Type, Title: p.Title, Task: task.String(), Body: body.String(), URL: p.URL, Tags: p.Tags}
+	d := Doc{ID: p.ID, Type: p.Type, Title: p.Title, Headline: export.PatternHeadline(p.Trigger, p.Action, p.ID), Summary: summary("", p.Sections), Task: task.String(), Body: body.String(), URL: p.URL, Tags: p.Tags}
 	if p.Source != nil {
 		d.Date = parseTime(p.Source.Created)
 	}
@@ -107,7 +110,21 @@ func noteDoc(n *export.Note) Doc {
 	var body text
 	body.sections(n.Sections)
 	body.observations(n.Observations)
-	return Doc{ID: n.ID, Type: n.Type, Title: n.Title, Body: body.String(), URL: n.URL, Tags: n.Tags, Date: parseTime(n.Source.Created)}
+	return Doc{ID: n.ID, Type: n.Type, Title: n.Title, Headline: export.NoteHeadline(n.Title, n.ID), Summary: summary("", n.Sections), Body: body.String(), URL: n.URL, Tags: n.Tags, Date: parseTime(n.Source.Created)}
+}
+
+// summary is the start of a note's prose: its context, else its first
+// section with text, as plain text.
+func summary(context string, ss []export.Section) string {
+	if s := export.PlainText(plain(context)); s != "" {
+		return s
+	}
+	for _, s := range ss {
+		if t := export.PlainText(plain(s.Markdown)); t != "" {
+			return t
+		}
+	}
+	return ""
 }
 
 func parseTime(s string) time.Time {

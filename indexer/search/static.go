@@ -76,7 +76,8 @@ type StaticField struct {
 	Weight float64
 }
 
-// StaticDoc is what the static index knows of a note.
+// StaticDoc is what the static index knows of a note. Title is what a
+// result shows first, the note's headline; the id follows it.
 type StaticDoc struct {
 	ID, Type, Outcome, URL, Title, Snippet string
 	Fields                                 []StaticField
@@ -334,11 +335,14 @@ func stopWordList() []string {
 func StaticDocs(docs []Doc) []StaticDoc {
 	out := make([]StaticDoc, 0, len(docs))
 	for _, d := range docs {
-		snip := d.Task
-		if snip == "" {
-			snip = d.Body
+		// A result shows the note's headline, then what it does not
+		// already say: an episode's whole task, else the start of the
+		// prose. A pattern's trigger and action are its headline.
+		snip := export.PlainText(d.Task)
+		if d.Type != KindEpisode || snip == d.Headline {
+			snip = d.Summary
 		}
-		sd := StaticDoc{ID: d.ID, Type: d.Type, Outcome: d.Outcome, URL: d.URL, Title: d.Title, Snippet: snip}
+		sd := StaticDoc{ID: d.ID, Type: d.Type, Outcome: d.Outcome, URL: d.URL, Title: d.Headline, Snippet: snip}
 		for _, f := range textFields {
 			sd.Fields = append(sd.Fields, StaticField{Name: f.name, Text: fieldText(d, f.name), Weight: f.boost})
 		}

@@ -345,7 +345,9 @@
       var a = el("a", null, h.title || h.id);
       a.href = pageURL(h.url);
       var p = el("p");
-      p.append(a, " ", el("span", "badge", h.type));
+      p.append(a, " ");
+      if (h.title && h.title !== h.id) p.append(el("span", "id", h.id), " ");
+      p.append(el("span", "badge", h.type));
       if (h.outcome) p.append(" ", el("span", "badge " + h.outcome, h.outcome));
       li.append(p);
       if (h.snippet) li.append(el("p", "muted", h.snippet));

@@ -1,0 +1,113 @@
+package export
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A note's headline is what a reader sees of it first, in its page's
+// heading, in every list that names it and in search results: an
+// episode's task, a pattern's rule in words, another note's title. The
+// id stays the secondary label, beside the headline, and in the URL.
+// Headlines are plain text; whoever shows one escapes it.
+
+// HeadlineRunes is the longest headline a list shows; a longer one is
+// cut at a word with an ellipsis, and the page shows the full text.
+const HeadlineRunes = 110
+
+// EpisodeHeadline is an episode's task, its first sentence when that is
+// long enough to stand alone, or the id when there is no task.
+func EpisodeHeadline(task, id string) string {
+	t := PlainText(task)
+	if t == "" {
+		return id
+	}
+	return Clip(firstSentence(t), HeadlineRunes)
+}
+
+// PatternHeadline is a pattern's rule as a sentence, "When <trigger>,
+// <action>", or what there is of it; the id when neither is given.
+func PatternHeadline(trigger, action, id string) string {
+	t, a := strings.TrimRight(PlainText(trigger), " .;:"), PlainText(action)
+	switch {
+	case t != "" && a != "":
+		return Clip("When "+lowerFirst(t)+", "+lowerFirst(a), 2*HeadlineRunes)
+	case a != "":
+		return Clip(a, 2*HeadlineRunes)
+	case t != "":
+		return Clip("When "+lowerFirst(t), 2*HeadlineRunes)
+	}
+	return id
+}
+
+// NoteHeadline is another note's title: written by a person, already in
+// words.
+func NoteHeadline(title, id string) string {
+	if t := PlainText(title); t != "" {
+		return Clip(t, HeadlineRunes)
+	}
+	return id
+}
+
+var (
+	mdWikiLink = regexp.MustCompile(`\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]`)
+	mdLink     = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+	mdMarks    = strings.NewReplacer("**", "", "__", "", "`", "")
+)
+
+// PlainText is inline markdown as a reader reads it: links as their
+// text, no emphasis or code marks, one line.
+func PlainText(s string) string {
+	s = mdWikiLink.ReplaceAllStringFunc(s, func(m string) string {
+		p := mdWikiLink.FindStringSubmatch(m)
+		if strings.TrimSpace(p[2]) != "" {
+			return p[2]
+		}
+		return p[1]
+	})
+	s = mdLink.ReplaceAllString(s, "$1")
+	return strings.Join(strings.Fields(mdMarks.Replace(s)), " ")
+}
+
+// firstSentence is s up to the end of its first sentence, when that
+// sentence has at least a few words; else s.
+func firstSentence(s string) string {
+	for i := 0; i < len(s); i++ {
+		if (s[i] == '.' || s[i] == '!' || s[i] == '?' || s[i] == ';') && (i+1 == len(s) || s[i+1] == ' ') {
+			if i+1 == len(s) {
+				return s
+			}
+			if strings.Count(s[:i], " ") >= 3 {
+				return strings.TrimRight(s[:i], ";")
+			}
+		}
+	}
+	return s
+}
+
+// Clip cuts s to at most n runes, at the last word that fits, with an
+// ellipsis.
+func Clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n-1]
+	cut := string(r)
+	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:-–—") + "…"
+}
+
+// lowerFirst lowers the first letter of a sentence that goes after a
+// comma, unless it starts a word in capitals ("CI", "PR").
+func lowerFirst(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	next, _ := utf8.DecodeRuneInString(s[size:])
+	if !unicode.IsUpper(r) || unicode.IsUpper(next) || unicode.IsDigit(next) || r == 'I' && next == ' ' {
+		return s
+	}
+	return string(unicode.ToLower(r)) + s[size:]
+}
