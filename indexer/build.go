@@ -135,9 +135,15 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	if err != nil {
 		return r, err
 	}
+	// The site's own JSON files (its pages' twins) have schemas too,
+	// listed in the manifest with the API's.
+	siteSchemas, err := site.SchemaFiles()
+	if err != nil {
+		return r, err
+	}
 	clock.start("similar")
 	sim := search.NewSimilarity(sdocs)
-	pub := docs.With(export.Later{Similar: similarEpisodes(sim), Budget: budget, Files: slices.Concat(bootFiles, static)})
+	pub := docs.With(export.Later{Similar: similarEpisodes(sim), Budget: budget, Files: slices.Concat(bootFiles, static, siteSchemas)})
 	clock.start("api")
 	files, err := pub.Files()
 	if err != nil {

@@ -199,6 +199,7 @@ func TestFilesPaths(t *testing.T) {
 		"api/v1/schema/diagnostics.schema.json",
 		"api/v1/schema/episode.schema.json",
 		"api/v1/schema/episodes.schema.json",
+		"api/v1/schema/feed.schema.json",
 		"api/v1/schema/graph.schema.json",
 		"api/v1/schema/health.schema.json",
 		"api/v1/schema/index.schema.json",

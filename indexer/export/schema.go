@@ -18,7 +18,7 @@ const SchemaDialect = "https://json-schema.org/draft/2020-12/schema"
 // fail validation, which is the point); maps are objects; no other
 // properties are allowed. Struct types become $defs.
 func Schema(id, title string, v any) map[string]any {
-	g := &schemaGen{defs: map[string]any{}}
+	g := &schemaGen{defs: map[string]any{}, named: map[reflect.Type]string{}, types: map[string]reflect.Type{}}
 	root := g.of(reflect.TypeOf(v))
 	s := map[string]any{"$schema": SchemaDialect, "$id": id, "title": title}
 	for k, val := range root {
@@ -32,6 +32,11 @@ func Schema(id, title string, v any) map[string]any {
 
 type schemaGen struct {
 	defs map[string]any
+	// named is each struct type's $defs name; types is the type each
+	// name was given to, so that two types of one name (site's and
+	// export's, say) never share a definition.
+	named map[reflect.Type]string
+	types map[string]reflect.Type
 }
 
 var defName = regexp.MustCompile(`[^A-Za-z0-9_]+`)
@@ -60,14 +65,26 @@ func (g *schemaGen) of(t reflect.Type) map[string]any {
 	case reflect.Interface:
 		return map[string]any{}
 	case reflect.Struct:
-		name := strings.Trim(defName.ReplaceAllString(t.Name(), "_"), "_")
-		if _, done := g.defs[name]; !done {
-			g.defs[name] = true // a placeholder while the fields are made
+		name, done := g.named[t]
+		if !done {
+			name = g.defName(t)
+			g.named[t], g.types[name] = name, t
 			g.defs[name] = g.object(t)
 		}
 		return map[string]any{"$ref": "#/$defs/" + name}
 	}
 	panic(fmt.Sprintf("export: no JSON Schema for %s", t))
+}
+
+// defName is the $defs name of a struct type: its Go name, or, when a
+// type of another package took that name first, the name qualified by
+// its package.
+func (g *schemaGen) defName(t reflect.Type) string {
+	name := strings.Trim(defName.ReplaceAllString(t.Name(), "_"), "_")
+	if _, taken := g.types[name]; taken {
+		name = strings.Trim(defName.ReplaceAllString(t.PkgPath()+"."+t.Name(), "_"), "_")
+	}
+	return name
 }
 
 // object is a struct's schema: its fields, with embedded structs'
@@ -130,15 +147,33 @@ func schemaFiles() []struct {
 		{"workflow", "engram workflow (api/v1/workflows/<slug>.json): summary and timeline", Workflow{}},
 		{"note", "engram note that is neither an episode nor a pattern (api/v1/notes/<slug>.json)", Note{}},
 		{"diagnostics", "engram diagnostics: problems in the notes, by file and position", List[Diagnostic]{}},
+		{"feed", "engram episode feed (feed.json): JSON Feed 1.1, https://jsonfeed.org/version/1.1", Feed{}},
 	}
 }
+
+// SchemaFile is the published schema name.schema.json of the documents
+// of v's type, as every schema of the output is written.
+func SchemaFile(name, title string, v any) (File, error) {
+	data, err := encode(Schema(name+".schema.json", title, v))
+	if err != nil {
+		return File{}, fmt.Errorf("encode the schema %s: %w", name, err)
+	}
+	return File{Path: SchemaDir + name + ".schema.json", Data: data}, nil
+}
+
+// SchemaDir is the folder of the published schemas.
+const SchemaDir = "api/v1/schema/"
 
 // SchemaPath is where the schema of an API file is published:
 // api/v1/schema/<name>.schema.json, with episodes/<slug>.json,
 // patterns/<slug>.json and workflows/<slug>.json under episode, pattern
-// and workflow. ok is false for a file
-// without a schema (Markdown, text, the schemas themselves).
+// and workflow, and feed.json's under feed. ok is false for a file
+// without a schema (Markdown, text, the schemas themselves) and for the
+// site's own JSON twins, which site.SchemaPath maps.
 func SchemaPath(file string) (string, bool) {
+	if file == "feed.json" {
+		return SchemaDir + "feed.schema.json", true
+	}
 	rest, ok := strings.CutPrefix(file, "api/v1/")
 	if !ok || !strings.HasSuffix(rest, ".json") || strings.HasPrefix(rest, "schema/") {
 		return "", false
@@ -164,5 +199,5 @@ func SchemaPath(file string) (string, bool) {
 	case strings.Contains(name, "/"):
 		return "", false
 	}
-	return "api/v1/schema/" + name + ".schema.json", true
+	return SchemaDir + name + ".schema.json", true
 }
