@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/afero"
 
@@ -67,6 +68,9 @@ type page struct {
 	path  string // relative to content/
 	kind  string // set by pages from the kind that made it
 	title string
+	// linkTitle is the page's short title, for its <title>: at most
+	// titleRunes with the site's name (set by pages when empty).
+	linkTitle string
 	// description is the page's meta description: what the page is
 	// about in a sentence or two, plain text.
 	description string
@@ -87,6 +91,9 @@ type page struct {
 
 type frontMatter struct {
 	Title string `json:"title"`
+	// LinkTitle is Hugo's .LinkTitle, the page's <title> before the
+	// site's name.
+	LinkTitle string `json:"linkTitle,omitempty"`
 	// Description is Hugo's .Description, the page's meta description.
 	Description string   `json:"description,omitempty"`
 	Date        string   `json:"date,omitempty"`
@@ -118,6 +125,10 @@ func pages(s *export.Site, md markdown) []page {
 		for _, p := range k.pages(in) {
 			p.kind = k.name
 			p.heads = in.ix.headsIn(p.params)
+			if p.linkTitle == "" {
+				p.linkTitle = p.title
+			}
+			p.linkTitle = export.Clip(p.linkTitle, max(24, titleRunes-3-utf8.RuneCountInString(s.Title)))
 			if p.description == "" {
 				p.description = kindDescription(k.name, p.title, s.Title)
 			}
@@ -126,6 +137,10 @@ func pages(s *export.Site, md markdown) []page {
 	}
 	return ps
 }
+
+// titleRunes bounds a page's <title>, its short title and the site's
+// name: what a browser's tab and a search engine's result show.
+const titleRunes = 70
 
 // kindDescription is the meta description of a page that has none of
 // its own: what its kind of page lists.
@@ -162,7 +177,7 @@ func kindDescription(kind, title, site string) string {
 // key (reuse.page): found, Hugo is told only to link it.
 func writePages(fsys afero.Fs, dir string, ps []page, r *reuse) error {
 	for _, p := range ps {
-		fm := frontMatter{Title: p.title, Description: p.description, Date: p.date, Lastmod: p.lastmod, Outputs: p.outputs, Layout: p.kind, Twin: p.api, Params: p.params, Heads: p.heads}
+		fm := frontMatter{Title: p.title, LinkTitle: p.linkTitle, Description: p.description, Date: p.date, Lastmod: p.lastmod, Outputs: p.outputs, Layout: p.kind, Twin: p.api, Params: p.params, Heads: p.heads}
 		data, err := json.Marshal(fm)
 		if err != nil {
 			return fmt.Errorf("write page %s: %w", p.path, err)

@@ -52,7 +52,7 @@ func patternPages(in input) []page {
 		p.Links, p.Sections = nil, nil
 		v.Doc = p
 		ps = append(ps, page{path: "patterns/" + slug(p.URL) + ".md", api: apiPath(p.JSONURL, s.BaseURL),
-			title: ix.heads[p.URL], description: patternDescription(p), date: p.Source.Created, lastmod: p.Source.Updated, params: v})
+			title: ix.heads[p.URL], linkTitle: patternName(p.ID), description: patternDescription(p), date: p.Source.Created, lastmod: p.Source.Updated, params: v})
 	}
 	return ps
 }
