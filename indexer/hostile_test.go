@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/net/html"
+
 	"github.com/engramhq/engram/indexer/source"
 )
 
@@ -79,7 +81,10 @@ func TestBuildHostileNote(t *testing.T) {
 	if !strings.Contains(string(page), `href="https://example.com/"`) {
 		t.Errorf("a safe link should stay a link")
 	}
-	bad := regexp.MustCompile(`(?i)<script|<[a-z][^>]*\son[a-z]+\s*=|href\s*=\s*"\s*(javascript|vbscript|data):|<div[^>]*>raw html|<b\s`)
+	// An on…= attribute is looked for among the attributes the HTML
+	// parser finds: in an attribute's value (a meta description's text)
+	// it is text.
+	bad := regexp.MustCompile(`(?i)<script|href\s*=\s*"\s*(javascript|vbscript|data):|<div[^>]*>raw html|<b\s`)
 	// The site's only scripts: the search page's and the graph
 	// explorer's own files.
 	own := map[string][]byte{
@@ -96,6 +101,28 @@ func TestBuildHostileNote(t *testing.T) {
 		}
 		if m := bad.Find(data); m != nil {
 			t.Errorf("%s contains %q", p, m)
+		}
+		if a := eventAttribute(data); a != "" {
+			t.Errorf("%s has an element with %s", p, a)
+		}
+	}
+}
+
+// eventAttribute is the first on…= attribute of an element of data, as
+// a browser parses it.
+func eventAttribute(data []byte) string {
+	z := html.NewTokenizer(bytes.NewReader(data))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return ""
+		case html.StartTagToken, html.SelfClosingTagToken:
+			tok := z.Token()
+			for _, a := range tok.Attr {
+				if strings.HasPrefix(strings.ToLower(a.Key), "on") {
+					return "<" + tok.Data + " " + a.Key + ">"
+				}
+			}
 		}
 	}
 }

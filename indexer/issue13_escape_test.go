@@ -8,9 +8,11 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -129,9 +131,11 @@ func checkFeeds(t *testing.T, out string) {
 	if rss < 2 {
 		t.Errorf("%d RSS feeds found, want the home page's and /episodes/'s", rss)
 	}
+	// An item's title is its episode's headline, the task: each
+	// hostile text is in one, as text, once decoded as HTML.
 	for _, h := range hostileTexts[:3] {
-		if !titles["EP-"+h] {
-			t.Errorf("no feed item is titled %q once decoded as HTML: %v", "EP-"+h, titles)
+		if !slices.ContainsFunc(slices.Collect(maps.Keys(titles)), func(title string) bool { return strings.Contains(title, h) }) {
+			t.Errorf("no feed item's title has %q once decoded as HTML: %v", h, titles)
 		}
 	}
 }

@@ -28,6 +28,10 @@ type episodeHTML struct {
 	Decisions    []decisionHTML    `json:"decisions"`
 	Events       []string          `json:"events"`
 	Lessons      []string          `json:"lessons"`
+	// Heading is the task rendered, when the headline is all of it (the
+	// page's heading, with the task's links and emphasis); else Task is,
+	// under the heading, which is the headline.
+	Heading      string            `json:"heading"`
 	Task         string            `json:"task"`
 	// Events' and decisions' timestamps in words, in their order.
 	EventTimes    []when `json:"event_times"`
@@ -88,6 +92,7 @@ func renderEpisode(e export.Episode, md markdown) episodeHTML {
 		Decisions:     decisions,
 		Events:        events,
 		Lessons:       lessons,
+		Heading:       heading(e, md, r),
 		Task:          fullTask(e, md, r),
 		EventTimes:    whens(eventTimes),
 		DecisionTimes: decisionTimes,
@@ -95,11 +100,23 @@ func renderEpisode(e export.Episode, md markdown) episodeHTML {
 	}
 }
 
-// fullTask is the task, rendered, when the page's heading (the
-// episode's headline) does not already say all of it.
-func fullTask(e export.Episode, md markdown, r Resolver) string {
-	if export.EpisodeHeadline(e.Task, e.ID) == export.PlainText(e.Task) {
+// heading is the task, rendered, when the episode's headline says all
+// of it; fullTask is, when the headline does not.
+func heading(e export.Episode, md markdown, r Resolver) string {
+	if !wholeTask(e) {
 		return ""
 	}
 	return md.Inline(e.Task, r)
+}
+
+func fullTask(e export.Episode, md markdown, r Resolver) string {
+	if wholeTask(e) {
+		return ""
+	}
+	return md.Inline(e.Task, r)
+}
+
+func wholeTask(e export.Episode) bool {
+	t := export.PlainText(e.Task)
+	return t != "" && export.EpisodeHeadline(e.Task, e.ID) == t
 }

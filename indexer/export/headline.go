@@ -55,6 +55,9 @@ var (
 	mdWikiLink = regexp.MustCompile(`\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]`)
 	mdLink     = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
 	mdMarks    = strings.NewReplacer("**", "", "__", "", "`", "")
+	// mdEmphasis is *text* or _text_ between words, not a snake_case
+	// name's underscores.
+	mdEmphasis = regexp.MustCompile(`(^|[\s(])[*_]([^*_\s](?:[^*_]*[^*_\s])?)[*_]($|[\s.,;:!?)])`)
 )
 
 // PlainText is inline markdown as a reader reads it: links as their
@@ -68,19 +71,21 @@ func PlainText(s string) string {
 		return p[1]
 	})
 	s = mdLink.ReplaceAllString(s, "$1")
-	return strings.Join(strings.Fields(mdMarks.Replace(s)), " ")
+	s = mdMarks.Replace(s)
+	s = mdEmphasis.ReplaceAllString(s, "$1$2$3")
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // firstSentence is s up to the end of its first sentence, when that
 // sentence has at least a few words; else s.
 func firstSentence(s string) string {
 	for i := 0; i < len(s); i++ {
-		if (s[i] == '.' || s[i] == '!' || s[i] == '?' || s[i] == ';') && (i+1 == len(s) || s[i+1] == ' ') {
+		if (s[i] == '.' || s[i] == '!' || s[i] == '?') && (i+1 == len(s) || s[i+1] == ' ') {
 			if i+1 == len(s) {
 				return s
 			}
 			if strings.Count(s[:i], " ") >= 3 {
-				return strings.TrimRight(s[:i], ";")
+				return s[:i]
 			}
 		}
 	}

@@ -17,6 +17,9 @@ func TestEpisodeHeadline(t *testing.T) {
 		// Markdown as a reader reads it.
 		{"Fix `go vet` in [[PATTERN-x|the lint pattern]] and **ship** [docs](https://x.example/)", "Fix go vet in the lint pattern and ship docs"},
 		{"  spaced\n out  ", "spaced out"},
+		{"A *normal* task for _you_, not my_snake_case or 2*3*4", "A normal task for you, not my_snake_case or 2*3*4"},
+		// A semicolon ends no sentence (nor cuts an entity).
+		{"Clear the threads; then validate the migration and merge", "Clear the threads; then validate the migration and merge"},
 		// No task: the id.
 		{"", "EPISODE-1"},
 		{"   ", "EPISODE-1"},
