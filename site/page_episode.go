@@ -31,8 +31,8 @@ type episodeHTML struct {
 	// Heading is the task rendered, when the headline is all of it (the
 	// page's heading, with the task's links and emphasis); else Task is,
 	// under the heading, which is the headline.
-	Heading      string            `json:"heading"`
-	Task         string            `json:"task"`
+	Heading string `json:"heading"`
+	Task    string `json:"task"`
 	// Events' and decisions' timestamps in words, in their order.
 	EventTimes    []when `json:"event_times"`
 	DecisionTimes []when `json:"decision_times"`
