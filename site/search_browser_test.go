@@ -50,12 +50,16 @@ func TestBrowserSearchPlantedWords(t *testing.T) {
 			chromedp.WaitReady(chromedp.CSS("ol.results li a"))); err != nil {
 			t.Fatalf("%s: no results for %q: %v", n.Title, n.Word, err)
 		}
-		first, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("ol.results li a")))
+		// A result leads with its note's headline; its id follows.
+		first, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(function(){
+			var li = document.querySelector('ol.results li'), id = li.querySelector('.id');
+			return [li.querySelector('a').textContent, id ? id.textContent : ''];
+		})()`))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if first != n.Title {
-			t.Errorf("query %q: first hit %q, want %q", n.Word, first, n.Title)
+		if first[1] != n.Title || first[0] == "" || first[0] == n.Title {
+			t.Errorf("query %q: first hit %q (id %q), want %s, led by its headline", n.Word, first[0], first[1], n.Title)
 		}
 	}
 

@@ -32,8 +32,12 @@ func EpisodeHeadline(task, id string) string {
 func PatternHeadline(trigger, action, id string) string {
 	t, a := strings.TrimRight(PlainText(trigger), " .;:"), PlainText(action)
 	switch {
+	case t != "" && a != "" && conditional(t):
+		return Clip(t+", "+lowerFirst(a), 2*HeadlineRunes)
 	case t != "" && a != "":
 		return Clip("When "+lowerFirst(t)+", "+lowerFirst(a), 2*HeadlineRunes)
+	case t != "" && conditional(t):
+		return Clip(t, 2*HeadlineRunes)
 	case a != "":
 		return Clip(a, 2*HeadlineRunes)
 	case t != "":
@@ -104,6 +108,17 @@ func Clip(s string, n int) string {
 		cut = cut[:i]
 	}
 	return strings.TrimRight(cut, " ,;:-–—") + "…"
+}
+
+// conditional reports a trigger that says "when" itself ("When CI
+// fails", "If the cache is cold").
+func conditional(s string) bool {
+	w, _, _ := strings.Cut(strings.ToLower(s), " ")
+	switch w {
+	case "when", "whenever", "if", "after", "before", "once", "while", "on":
+		return true
+	}
+	return false
 }
 
 // lowerFirst lowers the first letter of a sentence that goes after a

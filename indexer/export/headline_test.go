@@ -47,6 +47,9 @@ func TestPatternHeadline(t *testing.T) {
 		{"PR review finds a flaky test.", "Quarantine it", "When PR review finds a flaky test, quarantine it"},
 		{"I see a stale cache", "Bump the key version", "When I see a stale cache, bump the key version"},
 		{"", "Profile first", "Profile first"},
+		// A trigger that says "when" itself.
+		{"When the site shows a stale cache", "Add the graph first", "When the site shows a stale cache, add the graph first"},
+		{"If a migration locks a table", "Split it", "If a migration locks a table, split it"},
 		{"Latency regresses", "", "When latency regresses"},
 		{"", "", "PATTERN-x"},
 	} {
