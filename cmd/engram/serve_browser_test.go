@@ -37,7 +37,9 @@ func TestServeLiveReloadInBrowser(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(page)); err != nil {
 		t.Fatal(err)
 	}
-	task, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("p.task")))
+	// The task leads the page: its heading (and the line under it when
+	// the heading is cut).
+	task, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("article.episode > header")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +52,7 @@ func TestServeLiveReloadInBrowser(t *testing.T) {
 
 	editFile(t, repo, demoEpisode, demoTask, "Repair the flaky TestLedgerDailyClose")
 	saved := time.Now()
-	waitInPage(t, ctx, "showed the new task", `(document.querySelector("p.task") || {textContent: ""}).textContent.includes("Repair the flaky TestLedgerDailyClose")`)
+	waitInPage(t, ctx, "showed the new task", `(document.querySelector("article.episode > header") || {textContent: ""}).textContent.includes("Repair the flaky TestLedgerDailyClose")`)
 	if took := time.Since(saved); took > 2*time.Second && !raceDetector {
 		t.Errorf("the open page showed the new task %v after the save, want within two seconds", took)
 	}
