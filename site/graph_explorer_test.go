@@ -59,14 +59,15 @@ func (f *explorer) check(t *testing.T) {
 
 func (f *explorer) draws(t *testing.T) {
 	s := openGraph(t, f.ctx, f.base)
-	if s.Nodes != len(f.g.Nodes) || s.Edges != len(f.g.Edges) || len(f.g.Nodes) == 0 {
-		t.Errorf("drawn %d nodes and %d edges, the JSON has %d and %d", s.Nodes, s.Edges, len(f.g.Nodes), len(f.g.Edges))
+	nodes, edges := f.g.drawn()
+	if s.Nodes != nodes || s.Edges != edges || len(f.g.Nodes) == 0 {
+		t.Errorf("drawn %d nodes and %d edges, want %d and %d", s.Nodes, s.Edges, nodes, edges)
 	}
 	status, err := chromedp.Run(f.ctx, chromedp.Text(chromedp.CSS("#graph-status")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := fmt.Sprintf("Showing %d of %d nodes and %d of %d edges.", len(f.g.Nodes), len(f.g.Nodes), len(f.g.Edges), len(f.g.Edges)); status != want {
+	if want := fmt.Sprintf("Showing %d of %d nodes and %d of %d edges.", nodes, len(f.g.Nodes), edges, len(f.g.Edges)); status != want {
 		t.Errorf("status %q, want %q", status, want)
 	}
 	blank, err := chromedp.Run(f.ctx, chromedp.Evaluate[bool](`(function () {
@@ -87,8 +88,9 @@ func (f *explorer) filters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	_, want := f.g.drawn(typ.Type)
 	if err := chromedp.Do(f.ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf("input[name=edge][value=%q]", typ.Type))),
-		chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.getElementById("graph-canvas").dataset.edges === "%d"`, len(f.g.Edges)-typ.Count),
+		chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.getElementById("graph-canvas").dataset.edges === "%d"`, want),
 			chromedp.WithPollingTimeout(5*time.Second))); err != nil {
 		t.Fatalf("unticking %s: %v", typ.Type, err)
 	}
@@ -216,6 +218,9 @@ func (f *explorer) screenshots(t *testing.T) {
 	if s := openGraph(t, f.ctx, f.base); s.Width > 390 || s.Height < 300 {
 		t.Errorf("on a phone the canvas is %v×%v", s.Width, s.Height)
 	}
+	if w, err := chromedp.Run(f.ctx, chromedp.Evaluate[[]float64](`[document.documentElement.scrollWidth, innerWidth]`)); err != nil || w[0] > w[1] {
+		t.Errorf("on a phone the page is %v px wide in a %v px window (%v)", w[0], w[1], err)
+	}
 	shoot(t, f.ctx, "graph-phone.png", false)
 	f.check(t)
 }
@@ -225,11 +230,11 @@ func (f *explorer) noScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer chromedp.Call(f.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: false})
-	if err := chromedp.Do(f.ctx, chromedp.Navigate(f.base+"/graph/"), chromedp.WaitVisible(chromedp.CSS("table.graph-hubs tbody tr a")),
+	if err := chromedp.Do(f.ctx, chromedp.Navigate(f.base+"/graph/"), chromedp.WaitVisible(chromedp.CSS("ol.graph-hubs li a")),
 		chromedp.WaitNotVisible(chromedp.CSS("#graph-explorer"))); err != nil {
 		t.Fatal(err)
 	}
-	links, err := chromedp.Run(f.ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("table.graph-hubs tbody a")).map(function (a) { return a.getAttribute("href"); })`))
+	links, err := chromedp.Run(f.ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("ol.graph-hubs a")).map(function (a) { return a.getAttribute("href"); })`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/spf13/afero"
 
@@ -69,6 +71,20 @@ func TestGraphData(t *testing.T) {
 	}
 	if d.Isolated != 1 {
 		t.Errorf("%d isolated nodes, want 1", d.Isolated)
+	}
+	// The decisions' pair and the lonely event are small chains; the
+	// patterns and their episodes, one component, are the core.
+	small := []string{}
+	for _, n := range d.Nodes {
+		if n.Small {
+			small = append(small, n.ID)
+		}
+		if !n.Small && (n.X < d.Core.X || n.X > d.Core.X+d.Core.Width || n.Y < d.Core.Y || n.Y > d.Core.Y+d.Core.Height) {
+			t.Errorf("core node %s at (%v, %v), outside the core's box %+v", n.ID, n.X, n.Y, d.Core)
+		}
+	}
+	if fmt.Sprint(small) != "[E#d001 E#d002 lonely]" || d.SmallChains != 2 || d.SmallNodes != 3 || d.Components != 3 {
+		t.Errorf("small nodes %v, %d chains of %d nodes in %d components; want the pair and the lone node", small, d.SmallChains, d.SmallNodes, d.Components)
 	}
 	types := fmt.Sprint(d.NodeTypes, d.EdgeTypes)
 	if want := "[{episode 1830 accent} {decision 2 part} {event 1 muted} {pattern 60 ok}] [{causes 1 accent} {enables 59 ok} {evidence_for 1830 muted}]"; types != want {
@@ -149,5 +165,120 @@ func TestGraphPage(t *testing.T) {
 	small := newGraphPage(graphSite(1)).Graph
 	if len(small.Hubs) != 4 || small.Nodes != 5 || small.Edges != 2 || small.Isolated != 1 {
 		t.Errorf("small graph: %+v", small)
+	}
+	if v.Components != 3 || v.Largest != 60+60*61/2 || v.SmallChains != 2 || v.SmallNodes != 3 {
+		t.Errorf("%d components, the largest %d; %d small chains of %d nodes", v.Components, v.Largest, v.SmallChains, v.SmallNodes)
+	}
+	var shapes []string
+	for _, sh := range v.Shapes {
+		var ex []string
+		for _, e := range sh.Examples {
+			ex = append(ex, e.ID)
+		}
+		shapes = append(shapes, fmt.Sprintf("%d × %s %v", sh.Count, sh.Shape, ex))
+	}
+	if got, want := strings.Join(shapes, "; "), "1 × 1 event [lonely]; 1 × 2 decisions [E#d001]"; got != want {
+		t.Errorf("shapes %q, want %q", got, want)
+	}
+}
+
+// TestChainShapes: the small chains by shape, most common first, an
+// episode before its parts, a few examples each by id.
+func TestChainShapes(t *testing.T) {
+	s := &export.Site{BaseURL: "/"}
+	node := func(id, typ string) {
+		s.Graph.Nodes = append(s.Graph.Nodes, export.GraphNode{ID: id, Type: typ, Label: "label of " + id})
+	}
+	edge := func(a, b, typ string) {
+		s.Graph.Edges = append(s.Graph.Edges, export.GraphEdge{Edge: note.Edge{Source: a, Target: b, Type: typ}})
+	}
+	// A core of 40 nodes, so that chains are small.
+	for i := range 40 {
+		node(fmt.Sprintf("P%02d", i), "pattern")
+		if i > 0 {
+			edge(fmt.Sprintf("P%02d", i), "P00", "enables")
+		}
+	}
+	for i := range 5 {
+		ep := fmt.Sprintf("E%d", i)
+		node(ep, "episode")
+		node(ep+"#d001", "decision")
+		edge(ep, ep+"#d001", export.Contains)
+		if i%2 == 0 {
+			node(ep+"#d002", "decision")
+			edge(ep, ep+"#d002", export.Contains)
+		}
+	}
+	node("alone", "decision")
+	v := newGraphPage(s).Graph
+	var got []string
+	for _, sh := range v.Shapes {
+		var ex []string
+		for _, e := range sh.Examples {
+			ex = append(ex, e.ID)
+		}
+		got = append(got, fmt.Sprintf("%d × %s %v", sh.Count, sh.Shape, ex))
+	}
+	want := "3 × 1 episode + 2 decisions [E0 E2 E4]; 2 × 1 episode + 1 decision [E1 E3]; 1 × 1 decision [alone]"
+	if strings.Join(got, "; ") != want || v.SmallChains != 6 || v.SmallNodes != 14 {
+		t.Errorf("shapes\n got %s (%d chains, %d nodes)\nwant %s", strings.Join(got, "; "), v.SmallChains, v.SmallNodes, want)
+	}
+}
+
+// TestNodeLabel: a node is labelled as the site's pages call it (a
+// pattern by its name and rule, an episode by its task), in plain text,
+// cut to maxLabel characters.
+func TestNodeLabel(t *testing.T) {
+	long := strings.Repeat("word ", 40)
+	s := &export.Site{BaseURL: "/",
+		Patterns: []export.Pattern{{ID: "ANTIPATTERN-big-bang", Trigger: "Several changes are ready", Action: "Ship them together", URL: "/patterns/antipattern-big-bang/"}},
+		Episodes: []export.Episode{{EpisodeSummary: export.EpisodeSummary{ID: "E1", Task: "Fix the **flaky** test", URL: "/episodes/e1/"}}, {EpisodeSummary: export.EpisodeSummary{ID: "E2", Task: long, URL: "/episodes/e2/"}}}}
+	s.Graph.Nodes = []export.GraphNode{
+		{ID: "ANTIPATTERN-big-bang", Type: "antipattern", Label: "ANTIPATTERN-big-bang", URL: "/patterns/antipattern-big-bang/"},
+		{ID: "E1", Type: "episode", Label: "Fix the **flaky** test", URL: "/episodes/e1/"},
+		{ID: "E2", Type: "episode", Label: long, URL: "/episodes/e2/"},
+		{ID: "E1#e002", Type: "event", Label: "**CRITICAL**: `guard`\n fails   open", URL: "/episodes/e1/#e002"},
+		{ID: "E1#d001", Type: "decision", Label: "", URL: "/episodes/e1/#decision-d001"},
+		{ID: "E3#e001", Type: "event", Label: strings.Repeat("é", 200)},
+	}
+	want := []string{
+		"Big bang — When several changes are ready, ship them together",
+		"Fix the flaky test",
+		strings.TrimSpace(strings.Repeat("word ", 21)) + "…",
+		"CRITICAL: guard fails open",
+		"E1#d001",
+		strings.Repeat("é", maxLabel-1) + "…",
+	}
+	d := graphData(s, false)
+	for i, n := range d.Nodes {
+		if n.Label != want[i] {
+			t.Errorf("%s: %q, want %q", n.ID, n.Label, want[i])
+		}
+		if k := utf8.RuneCountInString(n.Label); k > maxLabel {
+			t.Errorf("%s: %d characters, more than %d", n.ID, k, maxLabel)
+		}
+	}
+}
+
+// TestASCIIJSON: the explorer's JSON is all ASCII, and reads back as
+// the same text.
+func TestASCIIJSON(t *testing.T) {
+	s := graphSite(2)
+	s.Graph.Nodes[0].Label = "Big bang — “quoted” é 🚀 \u2028 <b>&</b>"
+	data, err := encodeGraph(graphData(s, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range data {
+		if c >= utf8.RuneSelf {
+			t.Fatalf("byte %d is %#x, not ASCII: %s", i, c, data[max(0, i-20):min(len(data), i+20)])
+		}
+	}
+	var d graphDoc
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatal(err)
+	}
+	if want := export.PlainText(s.Graph.Nodes[0].Label); d.Nodes[0].Label != want {
+		t.Errorf("label %q, want %q", d.Nodes[0].Label, want)
 	}
 }

@@ -10,12 +10,17 @@
 // spring-electrical model (attraction d²/K, repulsion C·K²/d, adaptive
 // step length), repulsion approximated by a Barnes-Hut quadtree so a
 // component of n nodes costs O(n log n) an iteration; components of two
-// or three nodes, most of them in a memory (an episode's decisions), are
-// placed directly. Each is scaled to edges of length 1 on average (more if
-// it is crowded), turned to lie wide, and the components are packed,
-// tallest first, bottom-left on a skyline. Isolated nodes, often a large
-// share of a memory's graph, go in a grid below, grouped by type, so they
-// neither scatter nor blow the picture up.
+// or three nodes are placed directly. Each is scaled to edges of length 1
+// on average (more if it is crowded) and turned to lie wide.
+//
+// The picture puts the connected structure first. The components are
+// split in three parts (Parts): the core, the components at least a
+// tenth the size of the largest; the minor ones; and the small ones, of
+// at most SmallMax nodes, hundreds of them in a memory (an episode with
+// its one decision, a lone node), which the explorer collapses into a
+// count. Each part is a band, packed on a skyline tallest component
+// first, the core at the top; the small part's lone nodes go in a grid
+// by group. The explorer shows the core's box (Picture.Core) first.
 //
 // Determinism: positions start from a PCG seeded by the component, all
 // loops run in index order on one goroutine, and every product that feeds
@@ -53,42 +58,140 @@ type vec struct{ x, y float64 }
 // top-left corner of the layout at (0, 0).
 type Point struct{ X, Y float64 }
 
+// Rect is a box of the picture: its top-left corner and its size.
+type Rect struct{ X, Y, W, H float64 }
+
+// Part is what a component is to the picture.
+type Part uint8
+
+const (
+	// Core components are at least a tenth the size of the largest: the
+	// connected structure, shown first.
+	Core Part = iota
+	// Minor components are the others larger than SmallMax nodes.
+	Minor
+	// Small components have at most SmallMax nodes. When every component
+	// is small, they are all Core instead: then they are the structure.
+	Small
+)
+
+// SmallMax is the most nodes a small component has: an episode and one
+// or two of its decisions, a lone node.
+const SmallMax = 3
+
+// Picture is a graph laid out.
+type Picture struct {
+	Points []Point
+	// Parts is each node's part (its component's).
+	Parts []Part
+	// Core is the box around the core's nodes.
+	Core Rect
+}
+
 // Layout places n nodes joined by edges (pairs of node indexes, in either
 // direction; repeats and self-loops are ignored). group orders the
 // isolated nodes: they are gridded by group, then index.
-func Layout(n int, edges [][2]int, group []int) []Point {
-	pos := layoutGraph(n, edges, group)
-	out := make([]Point, len(pos))
+func Layout(n int, edges [][2]int, group []int) Picture {
+	pos, parts := layoutGraph(n, edges, group)
+	pic := Picture{Points: make([]Point, len(pos)), Parts: parts}
+	minX, minY := math.Inf(1), math.Inf(1)
+	maxX, maxY := math.Inf(-1), math.Inf(-1)
 	for i, p := range pos {
-		out[i] = Point{p.x, p.y}
+		pic.Points[i] = Point{p.x, p.y}
+		if parts[i] == Core {
+			minX, maxX = min(minX, p.x), max(maxX, p.x)
+			minY, maxY = min(minY, p.y), max(maxY, p.y)
+		}
+	}
+	if n > 0 {
+		pic.Core = Rect{minX, minY, maxX - minX, maxY - minY}
+	}
+	return pic
+}
+
+// Components lists the connected components of n nodes joined by edges,
+// each sorted, largest first, then by smallest node index.
+func Components(n int, edges [][2]int) [][]int {
+	return components(adjacency(n, edges))
+}
+
+// Parts tells the part of each component of comps, as Components lists
+// them.
+func Parts(comps [][]int) []Part {
+	out := make([]Part, len(comps))
+	if len(comps) == 0 || len(comps[0]) <= SmallMax {
+		return out // all Core
+	}
+	for i, c := range comps {
+		switch {
+		case len(c) <= SmallMax:
+			out[i] = Small
+		case len(c)*10 < len(comps[0]):
+			out[i] = Minor
+		}
 	}
 	return out
 }
 
-// layoutGraph is Layout, in the vectors the algorithms work in.
-func layoutGraph(n int, edges [][2]int, group []int) []vec {
+// layoutGraph is Layout, in the vectors the algorithms work in: the
+// parts are bands one below the other, each as wide as the widest above
+// it at least.
+func layoutGraph(n int, edges [][2]int, group []int) ([]vec, []Part) {
 	pos := make([]vec, n)
+	parts := make([]Part, n)
 	adj := adjacency(n, edges)
-	var comps, singles [][]int
-	for _, c := range components(adj) {
-		if len(c) == 1 {
-			singles = append(singles, c)
+	comps := components(adj)
+	kinds := Parts(comps)
+	var bands [Small + 1][][]int
+	for i, c := range comps {
+		bands[kinds[i]] = append(bands[kinds[i]], c)
+		for _, v := range c {
+			parts[v] = kinds[i]
+		}
+	}
+	top, width := 0.0, 0.0
+	for _, b := range bands {
+		if len(b) == 0 {
 			continue
 		}
-		comps = append(comps, c)
+		if top > 0 {
+			top += 2 * layoutGap
+		}
+		w, h := placeBand(b, adj, group, pos, top, width)
+		top += h
+		width = max(width, w)
 	}
-	boxes := make([]box, len(comps))
-	for i, c := range comps {
+	return pos, parts
+}
+
+// placeBand lays out comps and packs them below top, at least width
+// wide, the lone nodes in a grid below the others; it returns the
+// band's width and height.
+func placeBand(comps [][]int, adj [][]int, group []int, pos []vec, top, width float64) (w, h float64) {
+	var multi [][]int
+	var lone []int
+	for _, c := range comps {
+		if len(c) == 1 {
+			lone = append(lone, c[0])
+			continue
+		}
+		multi = append(multi, c)
+	}
+	boxes := make([]box, len(multi))
+	for i, c := range multi {
 		boxes[i] = placeComponent(c, adj, pos)
 	}
-	// The isolated nodes' grid, as wide as the packing, counts in its area.
-	width, height := packBoxes(boxes, pos, comps, float64(len(singles))*layoutCell*layoutCell)
-	lone := make([]int, len(singles))
-	for i, c := range singles {
-		lone[i] = c[0]
+	// The lone nodes' grid, as wide as the packing, counts in its area.
+	w, h = packBoxes(boxes, pos, multi, float64(len(lone))*layoutCell*layoutCell, width)
+	for _, c := range multi {
+		for _, v := range c {
+			pos[v].y += top
+		}
 	}
-	gridIsolated(lone, group, pos, width, height)
-	return pos
+	if len(lone) > 0 {
+		w, h = gridIsolated(lone, group, pos, w, h, top)
+	}
+	return w, h
 }
 
 // adjacency lists each node's neighbours, sorted, without repeats.
@@ -329,144 +432,4 @@ func bounds(p []vec) (minX, minY, maxX, maxY float64) {
 		minY, maxY = min(minY, v.y), max(maxY, v.y)
 	}
 	return minX, minY, maxX, maxY
-}
-
-// packBoxes places the components' boxes, tallest first, each at the
-// lowest then leftmost free spot on a skyline, and moves their nodes
-// there. Its width is chosen for the boxes and extra area below them to
-// have about the aspect layoutAspect. It returns the packing's width and
-// height.
-func packBoxes(boxes []box, pos []vec, comps [][]int, extra float64) (width, height float64) {
-	// Sizes are rounded up to whole units and equal boxes placed one after
-	// the other: the many small components of a shape then pack as a
-	// grid, without holes.
-	order := make([]int, len(boxes))
-	for i, b := range boxes {
-		boxes[i] = box{math.Ceil(b.w + layoutGap - 0.25), math.Ceil(b.h + layoutGap - 0.25)}
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(i, j int) int {
-		return cmp.Or(cmp.Compare(boxes[j].h, boxes[i].h), cmp.Compare(boxes[j].w, boxes[i].w))
-	})
-	area, widest := 0.0, 0.0
-	for _, b := range boxes {
-		area += float64(b.w * b.h)
-		widest = max(widest, b.w)
-	}
-	width = max(widest, math.Sqrt((area+extra)*layoutAspect))
-	sky := skyline{{x: 0, w: width}}
-	for _, i := range order {
-		b := boxes[i]
-		x, y := sky.place(b.w, b.h)
-		for _, v := range comps[i] {
-			pos[v].x += x
-			pos[v].y += y
-		}
-		height = max(height, y+b.h)
-	}
-	return width, height
-}
-
-// skyline is the top edge of the packed boxes: segments left to right,
-// each a run of width w at height y.
-type skyline []struct{ x, w, y float64 }
-
-// place finds the lowest, then leftmost, spot for a box of w × h, raises
-// the skyline over it and returns its top-left corner.
-func (s *skyline) place(w, h float64) (float64, float64) {
-	sk := *s
-	best, bestX, bestY := -1, 0.0, math.Inf(1)
-	for i := range sk {
-		x := sk[i].x
-		if x+w > sk[len(sk)-1].x+sk[len(sk)-1].w+1e-9 {
-			break
-		}
-		y := 0.0
-		for j := i; j < len(sk) && sk[j].x < x+w-1e-9; j++ {
-			y = max(y, sk[j].y)
-		}
-		if y < bestY {
-			best, bestX, bestY = i, x, y
-		}
-	}
-	if best < 0 { // wider than the skyline: only when w > width
-		best, bestX = 0, 0
-		bestY = 0
-		for _, seg := range sk {
-			bestY = max(bestY, seg.y)
-		}
-	}
-	s.raise(bestX, w, bestY+h)
-	return bestX, bestY
-}
-
-// raise sets the skyline to y over [x, x+w), merging equal neighbours.
-func (s *skyline) raise(x, w, y float64) {
-	const eps = 1e-9
-	type seg = struct{ x, w, y float64 }
-	end := x + w
-	var out skyline
-	added := false
-	for _, g := range *s {
-		gEnd := g.x + g.w
-		if gEnd <= x+eps || g.x >= end-eps {
-			if g.x >= end-eps && !added {
-				out, added = append(out, seg{x, w, y}), true
-			}
-			out = append(out, g)
-			continue
-		}
-		if g.x < x-eps {
-			out = append(out, seg{g.x, x - g.x, g.y})
-		}
-		if !added {
-			out, added = append(out, seg{x, w, y}), true
-		}
-		if gEnd > end+eps {
-			out = append(out, seg{end, gEnd - end, g.y})
-		}
-	}
-	if !added {
-		out = append(out, seg{x, w, y})
-	}
-	merged := out[:0]
-	for _, g := range out {
-		if k := len(merged) - 1; k >= 0 && merged[k].y == g.y {
-			merged[k].w = g.x + g.w - merged[k].x
-			continue
-		}
-		merged = append(merged, g)
-	}
-	*s = merged
-}
-
-// gridIsolated puts the isolated nodes in rows below the packed
-// components, by group then index, each group starting a new row.
-func gridIsolated(lone, group []int, pos []vec, width, top float64) {
-	g := func(v int) int {
-		if v < len(group) {
-			return group[v]
-		}
-		return 0
-	}
-	slices.SortStableFunc(lone, func(a, b int) int { return cmp.Or(cmp.Compare(g(a), g(b)), cmp.Compare(a, b)) })
-	// Without components to match, the grid is about as wide as packing's aspect.
-	width = max(width, math.Ceil(math.Sqrt(float64(len(lone))*layoutAspect))*layoutCell)
-	perRow := max(1, int(width/layoutCell))
-	y := top
-	if top > 0 {
-		y += layoutGap
-	}
-	col := 0
-	for i, v := range lone {
-		if i > 0 && (col == perRow || g(v) != g(lone[i-1])) {
-			col = 0
-			y += layoutCell
-			if g(v) != g(lone[i-1]) {
-				y += layoutCell
-			}
-		}
-		pos[v] = vec{float64(col) * layoutCell, y}
-		col++
-	}
 }

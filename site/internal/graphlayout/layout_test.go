@@ -50,7 +50,7 @@ func TestLayoutGraph(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 3, 10, 500, 3000} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			edges, group := memoryGraph(n, 1)
-			p := layoutGraph(n, edges, group)
+			p, _ := layoutGraph(n, edges, group)
 			if len(p) != n {
 				t.Fatalf("%d positions for %d nodes", len(p), n)
 			}
@@ -59,7 +59,7 @@ func TestLayoutGraph(t *testing.T) {
 					t.Fatalf("node %d at %v", i, v)
 				}
 			}
-			if !slices.Equal(p, layoutGraph(n, edges, group)) {
+			if q, _ := layoutGraph(n, edges, group); !slices.Equal(p, q) {
 				t.Error("two layouts of the same graph differ")
 			}
 			if n > 1 {
@@ -85,7 +85,7 @@ func checkSpread(t *testing.T, p []vec) {
 
 func TestLayoutEdgeCases(t *testing.T) {
 	t.Run("self-loops, repeats and bad indexes", func(t *testing.T) {
-		p := layoutGraph(3, [][2]int{{0, 0}, {0, 1}, {1, 0}, {0, 1}, {2, 9}, {-1, 2}}, nil)
+		p, _ := layoutGraph(3, [][2]int{{0, 0}, {0, 1}, {1, 0}, {0, 1}, {2, 9}, {-1, 2}}, nil)
 		if d := math.Hypot(p[0].x-p[1].x, p[0].y-p[1].y); math.Abs(d-1) > 1e-9 {
 			t.Errorf("the pair is %v apart, want 1", d)
 		}
@@ -95,7 +95,7 @@ func TestLayoutEdgeCases(t *testing.T) {
 		for i := 1; i < 200; i++ {
 			edges = append(edges, [2]int{0, i})
 		}
-		p := layoutGraph(200, edges, nil)
+		p, _ := layoutGraph(200, edges, nil)
 		for i := 1; i < 200; i++ {
 			if d := math.Hypot(p[0].x-p[i].x, p[0].y-p[i].y); d > 15 {
 				t.Fatalf("leaf %d is %v from the hub", i, d)
@@ -103,7 +103,7 @@ func TestLayoutEdgeCases(t *testing.T) {
 		}
 	})
 	t.Run("isolated nodes grouped", func(t *testing.T) {
-		p := layoutGraph(6, nil, []int{1, 0, 1, 0, 2, 0})
+		p, _ := layoutGraph(6, nil, []int{1, 0, 1, 0, 2, 0})
 		// Group 0 (nodes 1, 3, 5) on the first row, group 1 on another.
 		if p[1].y != p[3].y || p[3].y != p[5].y || p[0].y == p[1].y || p[0].y != p[2].y || p[4].y <= p[0].y {
 			t.Errorf("rows: %v", p)
@@ -158,4 +158,74 @@ func TestSmallLayout(t *testing.T) {
 			t.Errorf("%v: %v, want %v", tc.nbr, got, tc.want)
 		}
 	}
+}
+
+func TestParts(t *testing.T) {
+	for _, tc := range []struct {
+		sizes []int
+		want  []Part
+	}{
+		{nil, []Part{}},
+		{[]int{3, 2, 1}, []Part{Core, Core, Core}}, // all small: all shown
+		{[]int{41, 4, 4, 3, 2, 1}, []Part{Core, Minor, Minor, Small, Small, Small}},
+		{[]int{100, 10, 9}, []Part{Core, Core, Minor}}, // a tenth of the largest is core
+		{[]int{4, 4, 1}, []Part{Core, Core, Small}},
+	} {
+		comps := make([][]int, len(tc.sizes))
+		for i, n := range tc.sizes {
+			comps[i] = make([]int, n)
+		}
+		if got := Parts(comps); !slices.Equal(got, tc.want) {
+			t.Errorf("sizes %v: %v, want %v", tc.sizes, got, tc.want)
+		}
+	}
+}
+
+// TestLayoutBands: the core is a band at the top, the minor components
+// below it, the small ones at the bottom; Core is the box of the core's
+// nodes.
+func TestLayoutBands(t *testing.T) {
+	// A star of 50 nodes and a path of 6 (core: 6·10 ≥ 50), a star of 4
+	// (minor: 4·10 < 50), a pair, a triangle and lone nodes (small).
+	var edges [][2]int
+	for i := 1; i < 50; i++ {
+		edges = append(edges, [2]int{0, i})
+	}
+	edges = append(edges, [2]int{50, 51}, [2]int{51, 52}, [2]int{52, 53}, [2]int{53, 54}, [2]int{54, 55}) // 6 nodes: core
+	edges = append(edges, [2]int{56, 57}, [2]int{56, 58}, [2]int{56, 59})                                 // 4 nodes: minor
+	edges = append(edges, [2]int{60, 61}, [2]int{62, 63}, [2]int{63, 64}, [2]int{64, 62})                 // small
+	n := 68                                                                                               // 65, 66, 67 alone
+	pic := Layout(n, edges, nil)
+	want := map[Part][]int{Core: {0, 49, 50, 55}, Minor: {56, 59}, Small: {60, 61, 62, 64, 65, 67}}
+	for part, nodes := range want {
+		for _, v := range nodes {
+			if pic.Parts[v] != part {
+				t.Errorf("node %d is part %d, want %d", v, pic.Parts[v], part)
+			}
+		}
+	}
+	top := map[Part]float64{Core: math.Inf(1), Minor: math.Inf(1), Small: math.Inf(1)}
+	bottom := map[Part]float64{}
+	for i, p := range pic.Points {
+		top[pic.Parts[i]] = min(top[pic.Parts[i]], p.Y)
+		bottom[pic.Parts[i]] = max(bottom[pic.Parts[i]], p.Y)
+		if pic.Parts[i] == Core && (p.X < pic.Core.X || p.X > pic.Core.X+pic.Core.W || p.Y < pic.Core.Y || p.Y > pic.Core.Y+pic.Core.H) {
+			t.Errorf("core node %d at %v, outside the core's box %v", i, p, pic.Core)
+		}
+	}
+	if !(bottom[Core] < top[Minor] && bottom[Minor] < top[Small]) {
+		t.Errorf("bands overlap: core %v–%v, minor %v–%v, small %v–%v", top[Core], bottom[Core], top[Minor], bottom[Minor], top[Small], bottom[Small])
+	}
+	if pic.Core.X != 0 || pic.Core.Y != 0 || pic.Core.W < 1 || pic.Core.H < 1 {
+		t.Errorf("core box %v, want one at the origin", pic.Core)
+	}
+	checkSpread(t, toVec(pic.Points))
+}
+
+func toVec(ps []Point) []vec {
+	out := make([]vec, len(ps))
+	for i, p := range ps {
+		out[i] = vec{p.X, p.Y}
+	}
+	return out
 }

@@ -1,8 +1,17 @@
 // engram causal graph explorer (/graph/). engram lays the graph out at
-// build time (site/graphlayout.go) and publishes it as /graph/index.json;
-// this script only draws it on the page's canvas and lets the reader pan,
-// zoom, filter by type and open a node's page. No dependencies, no eval,
-// nothing inline: it runs under the site's strict Content-Security-Policy.
+// build time (site/internal/graphlayout) and publishes it as
+// /graph/index.json; this script only draws it on the page's canvas and
+// lets the reader pan, zoom, filter by type and open a node's page. No
+// dependencies, no eval, nothing inline: it runs under the site's strict
+// Content-Security-Policy, and note text only ever reaches the canvas or
+// textContent.
+//
+// The connected structure comes first: the view fits the layout's core
+// box, and the small chains (nodes marked small: components of one to
+// three nodes) are left out until the reader asks for them. Labels go to
+// the most linked nodes first, a budget of them for the area drawn,
+// never over one another: zooming in names more nodes. A label is what
+// the site's pages call the node (an episode's task, a pattern's name).
 //
 // Drawing is on demand (one requestAnimationFrame per change), culled to
 // the view, and batched: one path per edge type and per node type, into
@@ -12,9 +21,12 @@
 // For tests and measurements the canvas carries its state as data
 // attributes: data-ready, data-nodes and data-edges (what is drawn after
 // filtering), data-scale, data-tx and data-ty (screen = layout × scale +
-// t, in CSS pixels from the canvas's top-left corner), data-frames and
-// data-draw-ms (draws so far and their total time), data-ready-ms
-// (performance.now() when the first drawing was done).
+// t, in CSS pixels from the canvas's top-left corner), data-labels (the
+// labels inside the view when the layer was drawn, most linked first, as
+// JSON [[node, x0, y0, x1, y1], ...] in CSS pixels of the view),
+// data-small ("shown" or "hidden"), data-frames and data-draw-ms (draws
+// so far and their total time), data-ready-ms (performance.now() when the
+// first drawing was done).
 (function () {
   "use strict";
 
@@ -25,12 +37,22 @@
   var tip = document.getElementById("graph-tip");
   var status = document.getElementById("graph-status");
   var form = document.getElementById("graph-controls");
+  var smallBox = document.getElementById("graph-small");
+  var smallText = document.getElementById("graph-small-text");
+  var smallButton = document.getElementById("graph-small-toggle");
 
   var MIN_PX = 1.5;        // smallest node radius on screen
   var HIT_PX = 6;          // pointer tolerance around a node
-  var LABEL_EDGE_PX = 26;  // label every node once an edge is this long
+  var LABEL_EDGE_PX = 26;  // labels try to keep clear of nodes once an edge is this long
+  var LABEL_NODE_PX = 10;  // and of more linked nodes once an edge is this long
   var ARROW_EDGE_PX = 40;  // draw arrowheads once an edge is this long
   var MAX_LABELS = 160;
+  var LABEL_AREA = 36000;  // CSS px² of drawing per label: the budget
+  var LABEL_CHARS = 30;    // a label's longest text on the canvas
+  var LABEL_FONT = "12px system-ui, sans-serif";
+  var HUB_FONT = "600 12.5px system-ui, sans-serif";
+  var HUBS = 12;           // the most linked nodes, labelled in bold
+  var FIT_PAD = 24;        // CSS px around what a fit shows
   var CLICK_PX = 4;        // a press that moves less than this is a click
   var LAYER_MARGIN = 0.3;  // the layer's margin, a share of the view
   var ZOOM_REST_MS = 150;  // a smooth zoom rests after this long without a step
@@ -55,29 +77,44 @@
     var nt = index(ntypes), et = index(etypes);
     g = {
       doc: doc, n: n, m: m, unit: doc.unit || 20,
-      x: new Float64Array(n), y: new Float64Array(n), r: new Float64Array(n),
+      x: new Float64Array(n), y: new Float64Array(n), r: new Float64Array(n), small: new Uint8Array(n),
       ntype: new Int32Array(n), src: new Int32Array(m), dst: new Int32Array(m), etype: new Int32Array(m),
-      ntypes: doc.node_types, etypes: doc.edge_types,
-      showNode: ntypes.map(function () { return true; }), showEdge: etypes.map(function () { return true; })
+      ntypes: doc.node_types, etypes: doc.edge_types, showSmall: !doc.small_chains,
+      showNode: ntypes.map(function () { return true; }), showEdge: etypes.map(function () { return true; }),
+      text: new Array(n), textW: new Float64Array(n)
     };
     for (i = 0; i < n; i++) {
       var nd = doc.nodes[i];
       g.x[i] = +nd.x || 0;
       g.y[i] = +nd.y || 0;
-      g.r[i] = g.unit * Math.min(0.5, 0.14 + 0.045 * Math.sqrt(nd.degree || 0));
       g.ntype[i] = nt[nd.type] || 0;
+      g.small[i] = nd.small ? 1 : 0;
     }
     for (i = 0; i < m; i++) {
       var e = doc.edges[i];
       g.src[i] = e.source; g.dst[i] = e.target; g.etype[i] = et[e.type] || 0;
     }
     g.nodesByType = buckets(g.ntype, ntypes.length);
+    g.bigByType = g.nodesByType.map(function (list) {
+      var c = 0;
+      for (var k = 0; k < list.length; k++) if (!g.small[list[k]]) c++;
+      return c;
+    });
     g.edgesByType = buckets(g.etype, etypes.length);
     g.incident = incidence(g);
-    g.byDegree = order(doc.nodes);
+    // A node's size says how linked it is, its own parts counted: an
+    // episode is the centre of its decisions and events.
+    for (i = 0; i < n; i++) g.r[i] = g.unit * Math.min(0.5, 0.14 + 0.045 * Math.sqrt(g.incident[i].length));
+    g.rank = order(g, doc.nodes);
+    g.hub = new Uint8Array(n);
+    g.pos = new Int32Array(n);
+    for (i = 0; i < n; i++) g.pos[g.rank[i]] = i;
+    for (i = 0; i < Math.min(HUBS, n); i++) g.hub[g.rank[i]] = 1;
     g.grid = grid(g);
     g.width = Math.max(doc.width || 0, 1);
     g.height = Math.max(doc.height || 0, 1);
+    var c = doc.core;
+    g.core = c && c.width >= 0 ? { x0: c.x, y0: c.y, x1: c.x + c.width, y1: c.y + c.height } : { x0: 0, y0: 0, x1: g.width, y1: g.height };
   }
 
   function index(list) {
@@ -105,12 +142,20 @@
     return out;
   }
 
-  // order is the nodes by degree, most first: labels go to hubs first.
-  function order(nodes) {
-    var idx = nodes.map(function (_, i) { return i; });
-    idx.sort(function (a, b) { return (nodes[b].degree || 0) - (nodes[a].degree || 0) || a - b; });
-    return Int32Array.from(idx);
+  // order is the nodes most linked first, counting the links to their own
+  // parts (an episode is the centre of its decisions and events), then by
+  // degree and index: labels go to them first.
+  function order(g, nodes) {
+    var key = new Float64Array(g.n), idx = new Int32Array(g.n);
+    for (var i = 0; i < g.n; i++) {
+      key[i] = g.incident[i].length * 1048576 + Math.min(nodes[i].degree || 0, 1048575);
+      idx[i] = i;
+    }
+    return idx.sort(function (a, b) { return key[b] - key[a] || a - b; });
   }
+
+  // shown tells whether node i passes the filters and the small chains' toggle.
+  function shown(i) { return g.showNode[g.ntype[i]] && (g.showSmall || !g.small[i]); }
 
   // grid buckets the nodes by cell of the layout, for hit tests.
   function grid(g) {
@@ -162,15 +207,35 @@
     schedule();
   }
 
-  function fit() {
-    var pad = g.unit;
-    var s = Math.min(view.w / (g.width + 2 * pad), view.h / (g.height + 2 * pad));
-    view.scale = s > 0 && isFinite(s) ? s : 1;
-    view.tx = (view.w - g.width * view.scale) / 2;
-    view.ty = (view.h - g.height * view.scale) / 2;
+  // fit shows the core: the largest connected groups.
+  function fit() { fitBox(g.core); }
+
+  // fitAll shows every node drawn, or the whole picture if none is.
+  function fitAll() {
+    var b = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+    for (var i = 0; i < g.n; i++) {
+      if (!shown(i)) continue;
+      b.x0 = Math.min(b.x0, g.x[i]); b.x1 = Math.max(b.x1, g.x[i]);
+      b.y0 = Math.min(b.y0, g.y[i]); b.y1 = Math.max(b.y1, g.y[i]);
+    }
+    fitBox(b.x0 <= b.x1 ? b : { x0: 0, y0: 0, x1: g.width, y1: g.height });
+  }
+
+  function scaleFor(b) {
+    var s = Math.min((view.w - 2 * FIT_PAD) / Math.max(b.x1 - b.x0, g.unit), (view.h - 2 * FIT_PAD) / Math.max(b.y1 - b.y0, g.unit));
+    return s > 0 && isFinite(s) ? s : 1;
+  }
+
+  // fitBox centres a box of the layout in the view, as large as fits.
+  // Zooming out goes down to half the scale that shows the whole picture.
+  function fitBox(b) {
+    var s = scaleFor(b), whole = scaleFor({ x0: 0, y0: 0, x1: g.width, y1: g.height });
+    view.scale = s;
+    view.tx = view.w / 2 - (b.x0 + b.x1) / 2 * s;
+    view.ty = view.h / 2 - (b.y0 + b.y1) / 2 * s;
     view.fitted = true;
-    view.minScale = view.scale / 4;
-    view.maxScale = Math.max(view.scale * 4, 400 / g.unit);
+    view.minScale = Math.min(s, whole) / 2;
+    view.maxScale = Math.max(s * 4, 400 / g.unit);
   }
 
   // zoomAt zooms about a point of the view. A smooth zoom (the wheel, a
@@ -271,7 +336,7 @@
     counts.edges = drawEdges(vis);
     counts.nodes = drawNodes(vis);
     pen.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawLabels(vis);
+    drawLabels();
   }
 
   function ready() {
@@ -281,7 +346,7 @@
   }
 
   function edgeVisible(i) {
-    return g.showEdge[g.etype[i]] && g.showNode[g.ntype[g.src[i]]] && g.showNode[g.ntype[g.dst[i]]];
+    return g.showEdge[g.etype[i]] && shown(g.src[i]) && shown(g.dst[i]);
   }
 
   // drawEdges strokes the visible edges, one path per type, and returns
@@ -332,10 +397,11 @@
     for (var t = 0; t < g.ntypes.length; t++) {
       if (!g.showNode[t]) continue;
       var list = g.nodesByType[t];
-      count += list.length;
+      count += g.showSmall ? list.length : g.bigByType[t];
       pen.beginPath();
       for (var k = 0; k < list.length; k++) {
         var i = list[k], x = g.x[i], y = g.y[i], r = radius(i);
+        if (g.small[i] && !g.showSmall) continue;
         if (x + r < vis.x0 || x - r > vis.x1 || y + r < vis.y0 || y - r > vis.y1) continue;
         if (r <= tiny) {
           pen.rect(x - r, y - r, 2 * r, 2 * r);
@@ -374,48 +440,95 @@
 
   function focused() {
     var i = keyboard ? picked : hover;
-    return i >= 0 && g.showNode[g.ntype[i]] ? i : -1;
+    return i >= 0 && shown(i) ? i : -1;
   }
 
-  // drawLabels names the nodes in view, hubs first, once there is room:
-  // right of the node, else left of it, never over another label or node.
-  function drawLabels(vis) {
-    var all = g.unit * view.scale >= LABEL_EDGE_PX, placed = [];
-    pen.font = "12px system-ui, sans-serif";
+  // drawLabels names the most linked nodes in the layer, a budget of
+  // them for its area: beside the node (right, left, below, above), never
+  // over another label or a named node, nor across the edge of the view,
+  // nor, once nodes are large enough to see, over a node more linked than
+  // its own; zoomed in, clear of every node if there is room. A label
+  // stands on a patch of the background, so it reads over edges.
+  function drawLabels() {
+    // Zoomed in, nodes are larger and farther apart: room for more.
+    var edge = g.unit * view.scale, placed = [], inView = [];
+    var budget = clamp(Math.round(lay.lw * lay.lh / LABEL_AREA * clamp(edge / 16, 1, 2)), 6, MAX_LABELS);
+    var near = edge >= LABEL_EDGE_PX, rule = edge >= LABEL_NODE_PX ? "ranked" : "";
+    var tries = 0, s = view.scale;
     pen.textBaseline = "middle";
-    pen.lineJoin = "round";
-    pen.lineWidth = 3;
-    pen.strokeStyle = colours.bg;
-    pen.fillStyle = colours.fg;
-    for (var k = 0; k < g.n && placed.length < MAX_LABELS; k++) {
-      var i = g.byDegree[k];
-      if (!g.showNode[g.ntype[i]]) continue;
-      var r = radius(i) * view.scale;
-      if (!all && r < 6) continue;
-      if (g.x[i] < vis.x0 || g.x[i] > vis.x1 || g.y[i] < vis.y0 || g.y[i] > vis.y1) continue;
-      var text = short(label(i), 32), w = pen.measureText(text).width;
-      var cx = g.x[i] * view.scale + lay.ox, cy = g.y[i] * view.scale + lay.oy;
-      var right = { x0: cx + r + 3, y0: cy - 7, x1: cx + r + 3 + w, y1: cy + 7 };
-      var left = { x0: cx - r - 3 - w, y0: cy - 7, x1: cx - r - 3, y1: cy + 7 };
-      var rect = free(right, placed, i) ? right : free(left, placed, i) ? left : null;
+    for (var k = 0; k < g.n && placed.length < budget && tries < budget * 16; k++) {
+      var i = g.rank[k];
+      if (!shown(i)) continue;
+      var cx = g.x[i] * s + lay.ox, cy = g.y[i] * s + lay.oy;
+      if (cx < 0 || cx > lay.lw || cy < 0 || cy > lay.lh) continue;
+      tries++;
+      var w = textWidth(i) + 6, r = radius(i) * s;
+      var spots = [[cx + r + 3, cy - 8], [cx - r - 3 - w, cy - 8], [cx - w / 2, cy + r + 2], [cx - w / 2, cy - r - 18]];
+      var rect = (near && spot(spots, w, placed, i, "all")) || spot(spots, w, placed, i, rule);
       if (!rect) continue;
+      rect.i = i;
+      rect.node = { x0: cx - r, y0: cy - r, x1: cx + r, y1: cy + r };
       placed.push(rect);
-      pen.strokeText(text, rect.x0, cy);
-      pen.fillText(text, rect.x0, cy);
+      if (rect.x0 >= lay.mx && rect.x1 <= lay.mx + lay.w && rect.y0 >= lay.my && rect.y1 <= lay.my + lay.h) {
+        inView.push([i, rect.x0 - lay.mx, rect.y0 - lay.my, rect.x1 - lay.mx, rect.y1 - lay.my].map(round1));
+      }
     }
+    pen.globalAlpha = 0.88;
+    pen.fillStyle = colours.bg;
+    for (k = 0; k < placed.length; k++) pen.fillRect(placed[k].x0, placed[k].y0, placed[k].x1 - placed[k].x0, 16);
+    pen.globalAlpha = 1;
+    pen.fillStyle = colours.fg;
+    for (k = 0; k < placed.length; k++) {
+      pen.font = g.hub[placed[k].i] ? HUB_FONT : LABEL_FONT;
+      pen.fillText(g.text[placed[k].i], placed[k].x0 + 3, placed[k].y0 + 8.5);
+    }
+    canvas.dataset.labels = JSON.stringify(inView);
+  }
+
+  // spot is the first of the places for node i's label, w wide, that is
+  // free (see free for the rule).
+  function spot(spots, w, placed, i, rule) {
+    for (var p = 0; p < spots.length; p++) {
+      var q = { x0: spots[p][0], y0: spots[p][1], x1: spots[p][0] + w, y1: spots[p][1] + 16 };
+      if (free(q, placed, i, rule)) return q;
+    }
+    return null;
+  }
+
+  function round1(v) { return Math.round(v * 10) / 10; }
+
+  // textWidth is node i's label on the canvas, shortened, and its width,
+  // measured once. A pattern's label is its name, then " — " and its
+  // rule: the canvas names it, the tooltip has the rule.
+  function textWidth(i) {
+    if (!g.text[i]) {
+      var text = label(i), t = g.doc.nodes[i].type;
+      if (t === "pattern" || t === "antipattern") text = text.split(" — ")[0];
+      g.text[i] = short(text, LABEL_CHARS);
+      pen.font = g.hub[i] ? HUB_FONT : LABEL_FONT;
+      g.textW[i] = pen.measureText(g.text[i]).width;
+    }
+    return g.textW[i];
   }
 
   // free tells whether a label's rectangle in the layer is clear of the
-  // labels placed so far and of every shown node but its own, and does not
-  // cross the edge of the layer or of the view.
-  function free(rect, placed, self) {
+  // labels placed so far and their nodes, and does not cross the edge of
+  // the layer or of the view; by rule "all", it is clear of every shown
+  // node but its own too, by rule "ranked" of every node more linked than
+  // its own.
+  function free(rect, placed, self, rule) {
     if (rect.x0 < 0 || rect.x1 > lay.lw || rect.y0 < 0 || rect.y1 > lay.lh) return false;
     if (across(rect.x0, rect.x1, lay.mx) || across(rect.x0, rect.x1, lay.mx + lay.w) ||
         across(rect.y0, rect.y1, lay.my) || across(rect.y0, rect.y1, lay.my + lay.h)) return false;
     for (var p = 0; p < placed.length; p++) {
-      var q = placed[p];
-      if (rect.x0 < q.x1 && q.x0 < rect.x1 && rect.y0 < q.y1 && q.y0 < rect.y1) return false;
+      if (overlap(rect, placed[p]) || overlap(rect, placed[p].node)) return false;
     }
+    return !rule || clearOfNodes(rect, self, rule === "all");
+  }
+
+  function overlap(a, b) { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1; }
+
+  function clearOfNodes(rect, self, all) {
     var s = view.scale, gr = g.grid, reach = g.unit;
     var c0 = clamp(Math.floor(((rect.x0 - lay.ox) / s - reach) / gr.cell), 0, gr.cols - 1);
     var c1 = clamp(Math.floor(((rect.x1 - lay.ox) / s + reach) / gr.cell), 0, gr.cols - 1);
@@ -426,7 +539,7 @@
         var cell = row * gr.cols + col;
         for (var k = gr.start[cell]; k < gr.start[cell + 1]; k++) {
           var i = gr.items[k];
-          if (i === self || !g.showNode[g.ntype[i]]) continue;
+          if (i === self || !shown(i) || !all && g.pos[i] > g.pos[self]) continue;
           var x = g.x[i] * s + lay.ox, y = g.y[i] * s + lay.oy, r = radius(i) * s + 1;
           if (x + r > rect.x0 && x - r < rect.x1 && y + r > rect.y0 && y - r < rect.y1) return false;
         }
@@ -469,7 +582,7 @@
         var cell = row * gr.cols + col;
         for (var k = gr.start[cell]; k < gr.start[cell + 1]; k++) {
           var i = gr.items[k];
-          if (!g.showNode[g.ntype[i]]) continue;
+          if (!shown(i)) continue;
           var dx = g.x[i] - wx, dy = g.y[i] - wy, d = Math.sqrt(dx * dx + dy * dy);
           if (d <= radius(i) + HIT_PX / s && d < bestD) { best = i; bestD = d; }
         }
@@ -535,9 +648,23 @@
 
   function summary() {
     var nodes = 0, edges = 0, t, i;
-    for (t = 0; t < g.ntypes.length; t++) if (g.showNode[t]) nodes += g.nodesByType[t].length;
+    for (t = 0; t < g.ntypes.length; t++) if (g.showNode[t]) nodes += g.showSmall ? g.nodesByType[t].length : g.bigByType[t];
     for (i = 0; i < g.m; i++) if (edgeVisible(i)) edges++;
     say("Showing " + nodes + " of " + g.n + " nodes and " + edges + " of " + g.m + " edges.");
+  }
+
+  // showSmall shows or hides the small chains, and fits what is drawn.
+  function showSmall(on) {
+    g.showSmall = on;
+    canvas.dataset.small = on ? "shown" : "hidden";
+    if (smallBox) {
+      var k = g.doc.small_chains;
+      smallText.textContent = k + (k === 1 ? " small chain " : " small chains ") + (on ? "drawn below the rest" : "not drawn");
+      smallButton.textContent = on ? "Hide them" : "Show them";
+    }
+    if (hover >= 0 && !shown(hover)) setHover(-1);
+    version++;
+    summary();
   }
 
   // pageURL is the address of a page whose url the JSON gives. A site
@@ -673,18 +800,27 @@
     var t = e.target;
     if (!g || t.type !== "checkbox") return;
     filter(t);
-    if (hover >= 0 && !g.showNode[g.ntype[hover]]) setHover(-1);
+    if (hover >= 0 && !shown(hover)) setHover(-1);
     version++;
     summary();
     schedule();
   });
 
-  form.addEventListener("click", function (e) {
+  box.addEventListener("click", function (e) {
     var b = e.target.closest ? e.target.closest("button[data-zoom]") : null;
     if (!b || !g) return;
     var z = b.getAttribute("data-zoom");
-    if (z === "fit") { fit(); schedule(); } else zoomAt(z === "in" ? 1.5 : 1 / 1.5, view.w / 2, view.h / 2);
+    if (z === "fit") { fit(); schedule(); } else if (z === "all") { fitAll(); schedule(); } else zoomAt(z === "in" ? 1.5 : 1 / 1.5, view.w / 2, view.h / 2);
   });
+
+  if (smallButton) {
+    smallButton.addEventListener("click", function () {
+      if (!g) return;
+      showSmall(!g.showSmall);
+      if (g.showSmall) fitAll(); else fit();
+      schedule();
+    });
+  }
 
   // --- start ------------------------------------------------------------
 
@@ -704,7 +840,7 @@
       load(doc);
       // Back from a node's page, the browser may restore the checkboxes.
       Array.prototype.forEach.call(form.querySelectorAll("input[type=checkbox]"), filter);
-      summary();
+      showSmall(g.showSmall);
       view.w = 0;
       resize();
       if (window.ResizeObserver) new ResizeObserver(resize).observe(canvas);
