@@ -36,7 +36,7 @@
   var ctx = canvas.getContext("2d");
   var tip = document.getElementById("graph-tip");
   var status = document.getElementById("graph-status");
-  var form = document.getElementById("graph-controls");
+  var form = document.getElementById("graph-controls"); // the type filters
   var smallBox = document.getElementById("graph-small");
   var smallText = document.getElementById("graph-small-text");
   var smallButton = document.getElementById("graph-small-toggle");
@@ -787,8 +787,6 @@
   canvas.addEventListener("blur", function () {
     if (keyboard) { showTip(-1); schedule(); }
   });
-
-  form.addEventListener("submit", function (e) { e.preventDefault(); });
 
   // filter applies a type checkbox.
   function filter(input) {
