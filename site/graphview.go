@@ -150,7 +150,7 @@ func writeGraphData(fsys afero.Fs, dir string, s *export.Site) error {
 // graphData is the explorer's document for s's graph, laid out when
 // layout is true. Edges whose ends are not nodes are left out.
 func graphData(s *export.Site, layout bool) graphDoc {
-	g := headlineGraph(s)
+	g := headlineGraph(s, headlines(s))
 	d := graphDoc{Version: 1, ReferenceTime: s.Manifest.ReferenceTime, Source: s.BaseURL + "api/v1/graph.json", Unit: graphUnit,
 		About: "The causal graph as the /graph/ explorer draws it: nodes with a precomputed layout (x, y), edges naming nodes by index; " +
 			"the explorer first fits the core box and leaves out the small chains (nodes marked small) until asked. " +

@@ -34,9 +34,8 @@ func headlines(s *export.Site) map[string]string {
 // headline, a pattern's name in words ("PATTERN-cache-with-ttl" is
 // "Cache with ttl"; its rule is too long for a label, and is the
 // node's tooltip). The export's graph itself is not changed.
-func headlineGraph(s *export.Site) export.Graph {
+func headlineGraph(s *export.Site, heads map[string]string) export.Graph {
 	g := s.Graph
-	heads := headlines(s)
 	g.Nodes = make([]export.GraphNode, len(s.Graph.Nodes))
 	for i, n := range s.Graph.Nodes {
 		if h, ok := heads[n.URL]; ok && n.URL != "" {
@@ -61,8 +60,7 @@ func patternName(id string) string {
 	if name == "" {
 		return id
 	}
-	r, size := utf8.DecodeRuneInString(name)
-	return string(unicode.ToUpper(r)) + name[size:]
+	return capitalised(name)
 }
 
 // headsIn are the headlines of the notes a page's params link to: every
@@ -133,7 +131,11 @@ func patternDescription(p export.Pattern) string {
 // noteDescription is another note's meta description: its type and
 // title, then the start of its first section.
 func noteDescription(n export.Note) string {
-	d := cases(n.Type) + ": " + export.PlainText(n.Title)
+	typ := n.Type
+	if typ == "" {
+		typ = "note"
+	}
+	d := capitalised(typ) + ": " + export.PlainText(n.Title)
 	for _, s := range n.Sections {
 		if t := export.PlainText(s.Markdown); t != "" {
 			d += ". " + t
@@ -143,11 +145,8 @@ func noteDescription(n export.Note) string {
 	return export.Clip(d, descriptionRunes)
 }
 
-// cases is a word with its first letter in capitals.
-func cases(s string) string {
-	if s == "" {
-		return "Note"
-	}
+// capitalised is s with its first letter in capitals.
+func capitalised(s string) string {
 	r, size := utf8.DecodeRuneInString(s)
 	return string(unicode.ToUpper(r)) + s[size:]
 }

@@ -78,7 +78,7 @@ func outcomeOf(e export.EpisodeSummary) string {
 }
 
 func newIndex(s *export.Site) *index {
-	ix := &index{citedBy: map[string][]export.Ref{}, urls: map[string]string{}, hood: chart.NewNeighbourhoods(headlineGraph(s)),
+	ix := &index{citedBy: map[string][]export.Ref{}, urls: map[string]string{}, heads: headlines(s),
 		version: export.SchemaVersion, ref: s.Manifest.ReferenceTime, base: s.BaseURL}
 	for _, p := range s.Patterns {
 		for _, e := range p.Evidence {
@@ -88,7 +88,7 @@ func newIndex(s *export.Site) *index {
 	for _, n := range s.Graph.Nodes {
 		ix.urls[n.ID] = n.URL
 	}
-	ix.heads = headlines(s)
+	ix.hood = chart.NewNeighbourhoods(headlineGraph(s, ix.heads))
 	ix.tags = ix.groupTags(s)
 	ix.months = ix.groupMonths(s)
 	ix.chart = chart.Outcomes(summaries(s))

@@ -145,31 +145,47 @@ const titleRunes = 70
 // kindDescription is the meta description of a page that has none of
 // its own: what its kind of page lists.
 func kindDescription(kind, title, site string) string {
-	what := map[string]string{
-		"home":         "What the agents of " + site + " remember: recent episodes, the patterns that work, antipatterns to avoid, recurring lessons and the health of the causal graph.",
-		"episodes":     "Every episode of " + site + ", newest first: what each session set out to do and how it ended, to filter by outcome, tag and date.",
-		"patterns":     "The patterns of " + site + ": trigger and action rules, with their measured success rates and confidence.",
-		"antipatterns": "The antipatterns of " + site + ": rules whose measured success is too low, and those declared to avoid.",
-		"lessons":      "The lessons that recur across the episodes of " + site + ", most frequent first.",
-		"graph":        "The causal graph of " + site + ": how episodes, decisions, events and patterns cause, enable and prevent each other.",
-		"timeline":     "The episodes of " + site + " month by month, with their outcomes.",
-		"tags":         "Every tag of " + site + " and how many notes carry it.",
-		"outcomes":     "The episodes of " + site + " by outcome: success, partial, failure.",
-		"notes":        "The notes of " + site + " that are neither episodes nor patterns: threads, sessions, concepts.",
-		"workflows":    "The workflows of " + site + ": execution events grouped by workflow.",
-		"pending":      "Threads and sessions of " + site + " that no episode derives from yet.",
-		"diagnostics":  "Problems engram found in the notes of " + site + ", by file and position.",
-		"decisions":    "Every decision recorded in the episodes of " + site + ", newest first.",
-		"search":       "Search the episodes, patterns and notes of " + site + ".",
-		"tag":          "The notes of " + site + " tagged " + title + ".",
-		"month":        title + " in the memory of " + site + ", newest first, with their outcomes and tasks.",
-		"outcome":      title + " in the memory of " + site + ", newest first.",
-		"workflow":     "Workflow " + title + " of " + site + ": its summary and its events in order.",
-	}[kind]
-	if what == "" {
-		what = title + " — " + site + "."
+	switch kind {
+	case "home":
+		return "What the agents of " + site + " remember: recent episodes, the patterns that work, antipatterns to avoid, recurring lessons and the health of the causal graph."
+	case "episodes":
+		return "Every episode of " + site + ", newest first: what each session set out to do and how it ended, to filter by outcome, tag and date."
+	case "patterns":
+		return "The patterns of " + site + ": trigger and action rules, with their measured success rates and confidence."
+	case "antipatterns":
+		return "The antipatterns of " + site + ": rules whose measured success is too low, and those declared to avoid."
+	case "lessons":
+		return "The lessons that recur across the episodes of " + site + ", most frequent first."
+	case "graph":
+		return "The causal graph of " + site + ": how episodes, decisions, events and patterns cause, enable and prevent each other."
+	case "timeline":
+		return "The episodes of " + site + " month by month, with their outcomes."
+	case "tags":
+		return "Every tag of " + site + " and how many notes carry it."
+	case "outcomes":
+		return "The episodes of " + site + " by outcome: success, partial, failure."
+	case "notes":
+		return "The notes of " + site + " that are neither episodes nor patterns: threads, sessions, concepts."
+	case "workflows":
+		return "The workflows of " + site + ": execution events grouped by workflow."
+	case "pending":
+		return "Threads and sessions of " + site + " that no episode derives from yet."
+	case "diagnostics":
+		return "Problems engram found in the notes of " + site + ", by file and position."
+	case "decisions":
+		return "Every decision recorded in the episodes of " + site + ", newest first."
+	case "search":
+		return "Search the episodes, patterns and notes of " + site + "."
+	case "tag":
+		return "The notes of " + site + " tagged " + title + "."
+	case "month":
+		return title + " in the memory of " + site + ", newest first, with their outcomes and tasks."
+	case "outcome":
+		return title + " in the memory of " + site + ", newest first."
+	case "workflow":
+		return "Workflow " + title + " of " + site + ": its summary and its events in order."
 	}
-	return what
+	return title + " — " + site + "."
 }
 
 // writePages writes the content files of ps into dir. With a cache (r

@@ -106,21 +106,7 @@ func TestBrowserPages(t *testing.T) {
 
 	// An episode that a pattern cites as evidence, with decisions and a
 	// lesson, and that pattern.
-	var ep, pat gen.Note
-	episodes := map[string]gen.Note{}
-	for _, e := range corpus.Episodes() {
-		episodes[e.Title] = e
-	}
-	for _, p := range corpus.Patterns() {
-		for _, ev := range p.Pattern.Evidence {
-			if e, ok := episodes[ev.Episode]; ok && len(e.Decisions) > 0 && ep.Title == "" {
-				ep, pat = e, p
-			}
-		}
-	}
-	if ep.Title == "" {
-		t.Fatal("the generated repository has no episode with decisions cited by a pattern")
-	}
+	ep, pat := citedEpisode(t, corpus)
 	epURL, patURL := pageURL(t, out, "episodes", ep.Title), pageURL(t, out, "patterns", pat.Title)
 	var epDoc export.Episode
 	readJSON(t, twinFile(t, out, epURL), &epDoc)
@@ -771,4 +757,23 @@ func TestHostileTags(t *testing.T) {
 			t.Errorf("%s: found %v, want %d", tc.html, got, tc.bad)
 		}
 	}
+}
+
+// citedEpisode is the first episode with decisions that a pattern of the
+// generated corpus cites as evidence, and that pattern.
+func citedEpisode(t *testing.T, corpus gen.Corpus) (ep, pat gen.Note) {
+	t.Helper()
+	episodes := map[string]gen.Note{}
+	for _, e := range corpus.Episodes() {
+		episodes[e.Title] = e
+	}
+	for _, p := range corpus.Patterns() {
+		for _, ev := range p.Pattern.Evidence {
+			if e, ok := episodes[ev.Episode]; ok && len(e.Decisions) > 0 {
+				return e, p
+			}
+		}
+	}
+	t.Fatal("the generated repository has no episode with decisions cited by a pattern")
+	return ep, pat
 }

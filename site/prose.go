@@ -55,6 +55,13 @@ type observationHTML struct {
 // not what it is about.
 var strengthWords = map[string]string{"explicit": "", "implied": "implied", "inferred": "inferred"}
 
+// strengthOf is the strength a tag ("#implied", "inferred") states in
+// words, and whether it is a strength tag at all.
+func strengthOf(tag string) (string, bool) {
+	s, ok := strengthWords[strings.ToLower(strings.TrimPrefix(tag, "#"))]
+	return s, ok
+}
+
 func observationsHTML(os []export.Observation, md markdown, r Resolver) []observationHTML {
 	out := make([]observationHTML, len(os))
 	for i, o := range os {
@@ -67,19 +74,18 @@ func observationsHTML(os []export.Observation, md markdown, r Resolver) []observ
 		}
 		kept := []string{}
 		for _, w := range words[:end] {
-			if _, ok := strengthWords[strings.ToLower(strings.TrimPrefix(w, "#"))]; ok && strings.HasPrefix(w, "#") {
-				continue
+			if _, ok := strengthOf(w); !ok || !strings.HasPrefix(w, "#") {
+				kept = append(kept, w)
 			}
-			kept = append(kept, w)
 		}
 		v := observationHTML{Tags: []string{}}
 		for _, w := range words[end:] {
-			if _, ok := strengthWords[strings.ToLower(strings.TrimPrefix(w, "#"))]; !ok {
+			if _, ok := strengthOf(w); !ok {
 				v.Tags = append(v.Tags, w)
 			}
 		}
 		for _, t := range o.Tags {
-			if s := strengthWords[strings.ToLower(strings.TrimPrefix(t, "#"))]; s != "" && (v.Strength == "" || s == "inferred") {
+			if s, _ := strengthOf(t); s != "" && (v.Strength == "" || s == "inferred") {
 				v.Strength = s
 			}
 		}

@@ -442,21 +442,7 @@ func qualityPages(t *testing.T, out string, corpus gen.Corpus) []qualityPage {
 	t.Helper()
 	// An episode that a pattern cites as evidence, with decisions, and
 	// that pattern, as TestBrowserPages picks them.
-	var ep, pat gen.Note
-	episodes := map[string]gen.Note{}
-	for _, e := range corpus.Episodes() {
-		episodes[e.Title] = e
-	}
-	for _, p := range corpus.Patterns() {
-		for _, ev := range p.Pattern.Evidence {
-			if e, ok := episodes[ev.Episode]; ok && len(e.Decisions) > 0 && ep.Title == "" {
-				ep, pat = e, p
-			}
-		}
-	}
-	if ep.Title == "" {
-		t.Fatal("the generated repository has no episode with decisions cited by a pattern")
-	}
+	ep, pat := citedEpisode(t, corpus)
 	epURL, patURL := localPath(t, pageURL(t, out, "episodes", ep.Title)), localPath(t, pageURL(t, out, "patterns", pat.Title))
 	var epDoc export.Episode
 	readJSON(t, twinFile(t, out, epURL), &epDoc)
