@@ -58,7 +58,7 @@ func TestBrowserDemo(t *testing.T) {
 		{"/patterns/antipattern-big-bang-change/", []string{".banner"}, "Antipattern."},
 		{"/notes/", []string{"main ul li a"}, "Notes"},
 		{"/workflows/", []string{"table.workflows tbody tr a[href*='/workflows/refund-service-deploy/']", "nav a[aria-current=page][href$='/workflows/']"}, "most recently active first"},
-		{"/workflows/refund-service-deploy/", []string{"#summary", "#counts", "ol.timeline li .badge.partial", "link[rel=alternate][type='application/json']"}, "75%"},
+		{"/workflows/refund-service-deploy/", []string{"#summary", "#counts", "ol.timeline li .badge.partial", "#summary + dl time[datetime][title]", "ol.timeline li time[datetime][title]", "link[rel=alternate][type='application/json']"}, "75%"},
 		// The static search: the script fetches the shards the query needs.
 		{"/search/?q=idempotency+keys", []string{"form[role=search] input[name=q]", "ol.results li a[href*='idempotency']"}, "best matches for"},
 		{"/search/?q=the+of+and", []string{"#search-results p[role=status]"}, "Nothing to search for"},

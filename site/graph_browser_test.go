@@ -46,6 +46,7 @@ type graphJSON struct {
 		Y      float64 `json:"y"`
 		Degree int     `json:"degree"`
 		Small  bool    `json:"small"`
+		Part   bool    `json:"part"`
 	} `json:"nodes"`
 	Edges []struct {
 		Source int    `json:"source"`
@@ -290,19 +291,43 @@ func TestBrowserGraphBack(t *testing.T) {
 	}
 }
 
-// hubLinks are the pages of the 20 most connected nodes, most first, then
-// by id, leaving out nodes without a page or without edges.
+// hubLinks are the pages of the 20 most connected notes, most first,
+// then by id: an episode counts the links of its own decisions and
+// events (each link once, the "contains" edges not at all), and the parts
+// are not listed themselves. Notes without a page are listed but not
+// linked; notes without links are not listed.
 func hubLinks(g graphJSON) []string {
-	idx := make([]int, len(g.Nodes))
-	for i := range idx {
-		idx[i] = i
+	owner := make([]int, len(g.Nodes))
+	for i := range owner {
+		owner[i] = i
+	}
+	part := make([]bool, len(g.Nodes))
+	for _, e := range g.Edges {
+		if e.Type == "contains" {
+			owner[e.Target], part[e.Target] = e.Source, true
+		}
+	}
+	links := make([]int, len(g.Nodes))
+	for _, e := range g.Edges {
+		if e.Type != "contains" {
+			links[owner[e.Source]]++
+			if owner[e.Target] != owner[e.Source] {
+				links[owner[e.Target]]++
+			}
+		}
+	}
+	var idx []int
+	for i := range g.Nodes {
+		if !part[i] && links[i] > 0 {
+			idx = append(idx, i)
+		}
 	}
 	slices.SortStableFunc(idx, func(a, b int) int {
-		return cmp.Or(cmp.Compare(g.Nodes[b].Degree, g.Nodes[a].Degree), cmp.Compare(g.Nodes[a].ID, g.Nodes[b].ID))
+		return cmp.Or(cmp.Compare(links[b], links[a]), cmp.Compare(g.Nodes[a].ID, g.Nodes[b].ID))
 	})
 	var out []string
 	for _, i := range idx[:min(20, len(idx))] {
-		if n := g.Nodes[i]; n.URL != "" && n.Degree > 0 {
+		if n := g.Nodes[i]; n.URL != "" {
 			out = append(out, n.URL)
 		}
 	}

@@ -135,8 +135,8 @@ func (f *explorer) showSmall(t *testing.T) {
 	f.check(t)
 }
 
-// rank is the explorer's order for labels: most links first, then
-// degree, then index.
+// rank is the explorer's order for labels: the notes before their parts,
+// each most links first, then degree, then index.
 func (f *explorer) rank() []int {
 	links := f.g.links()
 	idx := make([]int, len(f.g.Nodes))
@@ -144,6 +144,12 @@ func (f *explorer) rank() []int {
 		idx[i] = i
 	}
 	slices.SortStableFunc(idx, func(a, b int) int {
+		if pa, pb := f.g.Nodes[a].Part, f.g.Nodes[b].Part; pa != pb {
+			if pa {
+				return 1
+			}
+			return -1
+		}
 		if links[a] != links[b] {
 			return links[b] - links[a]
 		}
@@ -198,6 +204,22 @@ func (f *explorer) labels(t *testing.T) {
 	for _, l := range s.Labels {
 		labelled[int(l[0])] = true
 	}
+	// At the fitted zoom only notes are named: a decision or event is a
+	// dot among its episode's, its label ("Commit: 1a2b3c") only noise.
+	parts := 0
+	for _, i := range f.inView(s, 0) {
+		if f.g.Nodes[i].Part {
+			parts++
+		}
+	}
+	for _, l := range s.Labels {
+		if n := f.g.Nodes[int(l[0])]; n.Part {
+			t.Errorf("at the fitted zoom, the part %s is named %q", n.ID, n.Label)
+		}
+	}
+	if parts == 0 {
+		t.Errorf("no decision or event in view: the test shows nothing about parts")
+	}
 	// The most linked node well inside the view is named, whatever is
 	// around it.
 	top := f.inView(s, 200)[0]
@@ -229,11 +251,37 @@ func (f *explorer) moreLabels(t *testing.T) {
 	}
 	region := f.inView(s1, 0)
 	before, after := named(s0, region), named(s1, region)
+
 	if !(s1.Scale > s0.Scale*2) || after < 2*before || after < 10 {
 		t.Errorf("zoomed from scale %.2f to %.2f: of the %d nodes now in view, %d were named, %d are: want at least twice as many",
 			s0.Scale, s1.Scale, len(region), before, after)
 	}
 	shoot(t, f.ctx, "graph-2000-zoomed.png", false)
+	// Zoomed in further, where the notes leave labels to spare, the
+	// decisions and events are named too.
+	var parts []int
+	s2 := s1
+	for range 6 {
+		if err := chromedp.Do(f.ctx, chromedp.Click(chromedp.CSS("button[data-zoom=in]")), settle); err != nil {
+			t.Fatal(err)
+		}
+		if s2, err = graphState(f.ctx); err != nil {
+			t.Fatal(err)
+		}
+		f.checkLabels(t, s2)
+		parts = parts[:0]
+		for _, i := range f.inView(s2, 0) {
+			if f.g.Nodes[i].Part {
+				parts = append(parts, i)
+			}
+		}
+		if named(s2, parts) > 0 {
+			break
+		}
+	}
+	if named(s2, parts) == 0 {
+		t.Errorf("zoomed in to scale %.2f: none of the %d decisions and events in view is named", s2.Scale, len(parts))
+	}
 	f.check(t)
 }
 

@@ -33,7 +33,7 @@ const graphDataPath = "graph/index.json"
 // graphUnit is the natural edge length in the coordinates of the JSON.
 const graphUnit = 20
 
-// maxHubs is how many of the most connected nodes the page lists.
+// maxHubs is how many of the most connected notes the page lists.
 const maxHubs = 20
 
 // maxLabel is the most characters of a node's label in the JSON, as in
@@ -95,7 +95,8 @@ type typeEntry struct {
 // rule ("Big bang change — When …"; the explorer draws the name and
 // shows the rest in its tooltip), a decision's title, in plain text and
 // at most maxLabel characters. Degree counts its edges but those to its
-// own episode ("contains").
+// own episode ("contains"). Part marks a decision or event of an episode
+// (the end of a "contains" edge): the explorer names the notes first.
 type graphNode struct {
 	ID     string  `json:"id"`
 	Type   string  `json:"type"`
@@ -105,6 +106,7 @@ type graphNode struct {
 	Y      float64 `json:"y"`
 	Degree int     `json:"degree"`
 	Small  bool    `json:"small,omitempty"`
+	Part   bool    `json:"part,omitempty"`
 }
 
 type graphEdge struct {
@@ -126,7 +128,7 @@ type graphView struct {
 	Shapes      []chainShape `json:"shapes"`
 	NodeTypes   []typeEntry  `json:"node_types"`
 	EdgeTypes   []typeEntry  `json:"edge_types"`
-	Hubs        []graphNode  `json:"hubs"`
+	Hubs        []graphHub   `json:"hubs"`
 	DataURL     string       `json:"data_url"`
 }
 
@@ -176,6 +178,7 @@ func graphData(s *export.Site, layout bool) graphDoc {
 		if e.Type == export.Contains {
 			// An episode's own parts: drawn, but no link (as graph health
 			// counts them).
+			d.Nodes[b].Part = b != a
 			continue
 		}
 		d.Nodes[a].Degree++

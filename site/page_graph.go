@@ -34,9 +34,6 @@ func graphPages(in input) []page {
 
 func newGraphPage(s *export.Site) graphPage {
 	d := graphData(s, false)
-	hubs := slices.Clone(d.Nodes)
-	slices.SortStableFunc(hubs, func(a, b graphNode) int { return cmp.Or(cmp.Compare(b.Degree, a.Degree), cmp.Compare(a.ID, b.ID)) })
-	hubs = slices.DeleteFunc(hubs[:min(maxHubs, len(hubs))], func(n graphNode) bool { return n.Degree == 0 })
 	comps := graphlayout.Components(len(d.Nodes), edgePairs(d.Edges))
 	largest := 0
 	if len(comps) > 0 {
@@ -44,7 +41,50 @@ func newGraphPage(s *export.Site) graphPage {
 	}
 	return graphPage{Graph: graphView{Nodes: len(d.Nodes), Edges: len(d.Edges), Isolated: d.Isolated,
 		Components: d.Components, Largest: largest, SmallChains: d.SmallChains, SmallNodes: d.SmallNodes, Shapes: chainShapes(d, comps),
-		NodeTypes: d.NodeTypes, EdgeTypes: d.EdgeTypes, Hubs: hubs, DataURL: s.BaseURL + graphDataPath}}
+		NodeTypes: d.NodeTypes, EdgeTypes: d.EdgeTypes, Hubs: hubs(d), DataURL: s.BaseURL + graphDataPath}}
+}
+
+// graphHub is one of the most connected notes. Links counts the links
+// of the note and of its own parts (an episode's decisions and events),
+// each once, but not the "contains" edges to the parts.
+type graphHub struct {
+	graphNode
+	Links int `json:"links"`
+}
+
+// hubs are the maxHubs notes with the most links, most first, then by
+// id: the nodes a reader knows by name. A part's links are its episode's,
+// so an episode whose events lead to one another ranks by them, and a
+// commit inside it is not listed on its own.
+func hubs(d graphDoc) []graphHub {
+	owner := make([]int, len(d.Nodes))
+	for i := range owner {
+		owner[i] = i
+	}
+	for _, e := range d.Edges {
+		if e.Type == export.Contains && e.Source != e.Target {
+			owner[e.Target] = e.Source
+		}
+	}
+	links := make([]int, len(d.Nodes))
+	for _, e := range d.Edges {
+		if e.Type == export.Contains {
+			continue
+		}
+		a, b := owner[e.Source], owner[e.Target]
+		links[a]++
+		if b != a {
+			links[b]++
+		}
+	}
+	var out []graphHub
+	for i, n := range d.Nodes {
+		if !n.Part && links[i] > 0 {
+			out = append(out, graphHub{graphNode: n, Links: links[i]})
+		}
+	}
+	slices.SortFunc(out, func(a, b graphHub) int { return cmp.Or(cmp.Compare(b.Links, a.Links), cmp.Compare(a.ID, b.ID)) })
+	return out[:min(maxHubs, len(out))]
 }
 
 func edgePairs(edges []graphEdge) [][2]int {

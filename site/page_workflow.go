@@ -31,7 +31,10 @@ type workflowView struct {
 	Tasks         []string    `json:"tasks"`
 	ReferenceTime string      `json:"reference_time"`
 	RetentionDays int         `json:"retention_days"`
-	Timeline      []eventView `json:"timeline,omitempty"`
+	// FirstWhen and LastWhen are First and Last in words.
+	FirstWhen when        `json:"first_when"`
+	LastWhen  when        `json:"last_when"`
+	Timeline  []eventView `json:"timeline,omitempty"`
 	// Omitted counts the older events the page leaves to the JSON.
 	Omitted int `json:"omitted"`
 }
@@ -46,14 +49,16 @@ type typeCount struct {
 }
 
 type eventView struct {
-	ID          string      `json:"id"`
-	EventType   string      `json:"event_type"`
-	UnknownType bool        `json:"unknown_type"`
-	TaskID      string      `json:"task_id"`
-	Timestamp   string      `json:"timestamp"`
-	Outcome     string      `json:"outcome"`
-	Data        []dataField `json:"data"`
-	Source      string      `json:"source"`
+	ID          string `json:"id"`
+	EventType   string `json:"event_type"`
+	UnknownType bool   `json:"unknown_type"`
+	TaskID      string `json:"task_id"`
+	Timestamp   string `json:"timestamp"`
+	// When is the timestamp in words, against the event before it.
+	When    when        `json:"when"`
+	Outcome string      `json:"outcome"`
+	Data    []dataField `json:"data"`
+	Source  string      `json:"source"`
 }
 
 // dataField is one key of an event's data, its value as compact JSON.
@@ -64,15 +69,21 @@ type dataField struct {
 
 func workflowDoc(w export.Workflow) workflowView {
 	v := workflowView{WorkflowSummary: w.WorkflowSummary, Counts: typeCounts(w.Counts), Tasks: w.Tasks,
-		ReferenceTime: w.ReferenceTime, RetentionDays: w.RetentionDays, Timeline: []eventView{}}
+		ReferenceTime: w.ReferenceTime, RetentionDays: w.RetentionDays, Timeline: []eventView{},
+		FirstWhen: whenOf(w.First, ""), LastWhen: whenOf(w.Last, "")}
 	timeline := w.Timeline
 	if len(timeline) > maxPageEvents {
 		v.Omitted = len(timeline) - maxPageEvents
 		timeline = timeline[v.Omitted:]
 	}
-	for _, e := range timeline {
+	stamps := make([]string, len(timeline))
+	for i, e := range timeline {
+		stamps[i] = e.Timestamp
+	}
+	words := whens(stamps)
+	for i, e := range timeline {
 		v.Timeline = append(v.Timeline, eventView{ID: e.ID, EventType: e.EventType, UnknownType: e.UnknownType, TaskID: e.TaskID,
-			Timestamp: e.Timestamp, Outcome: e.Outcome, Data: dataFields(e.Data), Source: fmt.Sprintf("%s:%d", e.Source.Path, e.Source.Line)})
+			Timestamp: e.Timestamp, When: words[i], Outcome: e.Outcome, Data: dataFields(e.Data), Source: fmt.Sprintf("%s:%d", e.Source.Path, e.Source.Line)})
 	}
 	return v
 }

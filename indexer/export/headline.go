@@ -56,6 +56,10 @@ func NoteHeadline(title, id string) string {
 }
 
 var (
+	// mdBlock is a line's block marks: a heading's #s, a quote's >, a
+	// list item's bullet (a bullet is followed by a space, unlike
+	// *emphasis* or a rule).
+	mdBlock    = regexp.MustCompile(`(?m)^[ \t]*(?:(?:#{1,6}|[-*+])[ \t]+|>[ \t]*)+`)
 	mdWikiLink = regexp.MustCompile(`\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]`)
 	mdLink     = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
 	mdMarks    = strings.NewReplacer("**", "", "__", "", "`", "")
@@ -64,9 +68,11 @@ var (
 	mdEmphasis = regexp.MustCompile(`(^|[\s(])[*_]([^*_\s](?:[^*_]*[^*_\s])?)[*_]($|[\s.,;:!?)])`)
 )
 
-// PlainText is inline markdown as a reader reads it: links as their
-// text, no emphasis or code marks, one line.
+// PlainText is markdown as a reader reads it in one line: links as
+// their text, no emphasis or code marks, no bullet, quote or heading
+// mark where a line starts.
 func PlainText(s string) string {
+	s = mdBlock.ReplaceAllString(s, "")
 	s = mdWikiLink.ReplaceAllStringFunc(s, func(m string) string {
 		p := mdWikiLink.FindStringSubmatch(m)
 		if strings.TrimSpace(p[2]) != "" {

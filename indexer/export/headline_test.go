@@ -23,6 +23,12 @@ func TestEpisodeHeadline(t *testing.T) {
 		// No task: the id.
 		{"", "EPISODE-1"},
 		{"   ", "EPISODE-1"},
+		// A line's block marks go: a bullet, a quote, a heading.
+		{"- Added file system error catch block", "Added file system error catch block"},
+		{"  * one\n+ two\n> - quoted\n## Heading", "one two quoted Heading"},
+		// Not a bullet: emphasis, a rule, a negative number, a dash inside.
+		{"*Rationale: docs* must match", "Rationale: docs must match"},
+		{"-1 retries — then --force", "-1 retries — then --force"},
 		// Markup stays text: whoever shows it escapes it.
 		{`<img src=x onerror="alert(1)">`, `<img src=x onerror="alert(1)">`},
 	} {

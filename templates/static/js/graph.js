@@ -142,13 +142,15 @@
     return out;
   }
 
-  // order is the nodes most linked first, counting the links to their own
+  // order is the notes before their parts (an episode's decisions and
+  // events: a reader knows an episode by its task, not a commit inside it
+  // by its hash), each most linked first, counting the links to their own
   // parts (an episode is the centre of its decisions and events), then by
   // degree and index: labels go to them first.
   function order(g, nodes) {
     var key = new Float64Array(g.n), idx = new Int32Array(g.n);
     for (var i = 0; i < g.n; i++) {
-      key[i] = g.incident[i].length * 1048576 + Math.min(nodes[i].degree || 0, 1048575);
+      key[i] = (nodes[i].part ? 0 : 1099511627776) + Math.min(g.incident[i].length, 1048575) * 1048576 + Math.min(nodes[i].degree || 0, 1048575);
       idx[i] = i;
     }
     return idx.sort(function (a, b) { return key[b] - key[a] || a - b; });
@@ -444,7 +446,8 @@
   }
 
   // drawLabels names the most linked nodes in the layer, a budget of
-  // them for its area: beside the node (right, left, below, above), never
+  // them for its area, the notes before their parts and the parts only
+  // zoomed in: beside the node (right, left, below, above), never
   // over another label or a named node, nor across the edge of the view,
   // nor, once nodes are large enough to see, over a node more linked than
   // its own; zoomed in, clear of every node if there is room. A label
@@ -458,6 +461,9 @@
     pen.textBaseline = "middle";
     for (var k = 0; k < g.n && placed.length < budget && tries < budget * 16; k++) {
       var i = g.rank[k];
+      // The parts come last in the order, and are named only once they
+      // are far enough apart to tell which episode they belong to.
+      if (!near && g.doc.nodes[i].part) break;
       if (!shown(i)) continue;
       var cx = g.x[i] * s + lay.ox, cy = g.y[i] * s + lay.oy;
       if (cx < 0 || cx > lay.lw || cy < 0 || cy > lay.lh) continue;
