@@ -79,7 +79,7 @@ func (s *Site) llmsTxt(budget int) []byte {
 	fmt.Fprintf(&w, "- [Causal graph](%sgraph.json): nodes and weighted edges, in the shape of ai-agents' causal-graph.json\n", api)
 	fmt.Fprintf(&w, "- [Graph health](%shealth.json): isolated nodes, edge types, tautologies, unmeasured rates, dangling links\n", api)
 	fmt.Fprintf(&w, "- [Workflows](%sworkflows.json): execution events grouped by workflow (counts by type, success ratio, first and last event), events of the last %d days; each links its timeline\n", api, s.RetentionDays)
-	fmt.Fprintf(&w, "- [JSON Schemas](%sschema/index.schema.json): a JSON Schema for each file of the API, named in the manifest (this one is the manifest's)\n", api)
+	fmt.Fprintf(&w, "- [JSON Schemas](%sschema/index.schema.json): a JSON Schema for each JSON file the site publishes (the API's files, the pages' JSON twins, the graph explorer's data), listed in the manifest (this one is the manifest's)\n", api)
 	w.WriteString("\n## Optional\n\n")
 	fmt.Fprintf(&w, "- [Episode feed](%s): JSON Feed 1.1 of the episodes\n", s.atRoot(s.BaseURL+"feed.json"))
 	fmt.Fprintf(&w, "- [Site](%s): the same memory as web pages, for people\n", s.atRoot(s.BaseURL))
