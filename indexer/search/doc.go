@@ -114,13 +114,14 @@ func noteDoc(n *export.Note) Doc {
 }
 
 // summary is the start of a note's prose: its context, else its first
-// section with text, as plain text.
+// section with text, as plain text. Tables are left out: a row run into
+// one line ("| Field | Value | |---|") reads as noise.
 func summary(context string, ss []export.Section) string {
-	if s := export.PlainText(plain(context)); s != "" {
+	if s := export.PlainText(mdTableRow.ReplaceAllString(context, "")); s != "" {
 		return s
 	}
 	for _, s := range ss {
-		if t := export.PlainText(plain(s.Markdown)); t != "" {
+		if t := export.PlainText(mdTableRow.ReplaceAllString(s.Markdown, "")); t != "" {
 			return t
 		}
 	}
@@ -159,6 +160,9 @@ func (t *text) observations(os []export.Observation) {
 }
 
 func (t *text) String() string { return t.b.String() }
+
+// mdTableRow is a line of a markdown table.
+var mdTableRow = regexp.MustCompile(`(?m)^[ \t]*\|.*$`)
 
 // mdLink is the destination of a markdown link or image: its words are a
 // URL's, not the note's.
