@@ -117,11 +117,12 @@ func noteDoc(n *export.Note) Doc {
 // section with text, as plain text. Tables are left out: a row run into
 // one line ("| Field | Value | |---|") reads as noise.
 func summary(context string, ss []export.Section) string {
-	if s := export.PlainText(mdTableRow.ReplaceAllString(context, "")); s != "" {
+	prose := func(md string) string { return export.PlainText(mdTableRow.ReplaceAllString(md, "")) }
+	if s := prose(context); s != "" {
 		return s
 	}
 	for _, s := range ss {
-		if t := export.PlainText(mdTableRow.ReplaceAllString(s.Markdown, "")); t != "" {
+		if t := prose(s.Markdown); t != "" {
 			return t
 		}
 	}
