@@ -54,8 +54,8 @@ type Health struct {
 	// Poisoned are the notes of every kind flagged for memory poisoning,
 	// by id.
 	Poisoned []string
-	Dangling        []Dangling
-	Cycles          [][]string
+	Dangling []Dangling
+	Cycles   [][]string
 	// Duplicates are groups of paths whose titles are the same ignoring
 	// case and Unicode normalisation. The indexer refuses to publish them,
 	// so a published health.json always has none; `engram check` shows
