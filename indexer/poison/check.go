@@ -1,6 +1,10 @@
 package poison
 
 import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
 	"github.com/engramhq/engram/indexer/note"
 )
 
@@ -29,18 +33,8 @@ func Check(notes []note.Note, read func(path string) ([]byte, error), allow []st
 		allowed[a] = true
 	}
 	used := map[string]bool{}
-	r := Result{Findings: make([][]Finding, len(notes)), Poisoned: make([]bool, len(notes))}
-	for i := range notes {
-		n := &notes[i]
-		fs := Find(n, nil)
-		if len(fs) == 0 {
-			continue
-		}
-		if read != nil {
-			if src, err := read(n.Path); err == nil {
-				fs = Find(n, src)
-			}
-		}
+	r := Result{Findings: findAll(notes, read), Poisoned: make([]bool, len(notes))}
+	for i, fs := range r.Findings {
 		for k := range fs {
 			f := &fs[k]
 			f.Allowed = allowed[f.Fingerprint]
@@ -48,7 +42,6 @@ func Check(notes []note.Note, read func(path string) ([]byte, error), allow []st
 			r.Poisoned[i] = r.Poisoned[i] || !f.Allowed
 			r.report(f)
 		}
-		r.Findings[i] = fs
 	}
 	for _, a := range allow {
 		if !used[a] {
@@ -56,6 +49,29 @@ func Check(notes []note.Note, read func(path string) ([]byte, error), allow []st
 		}
 	}
 	return r
+}
+
+// findAll finds the poisoned text of every note on every core, in the
+// notes' order. Only a note with a finding is read again, for positions.
+func findAll(notes []note.Note, read func(path string) ([]byte, error)) [][]Finding {
+	out := make([][]Finding, len(notes))
+	next := atomic.Int64{}
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			var sc scanner
+			for i := int(next.Add(1) - 1); i < len(notes); i = int(next.Add(1) - 1) {
+				out[i] = sc.find(&notes[i], nil)
+				if len(out[i]) > 0 && read != nil {
+					if src, err := read(notes[i].Path); err == nil {
+						out[i] = sc.find(&notes[i], src)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out
 }
 
 // AllowKey is where the allow list lives, for messages.

@@ -9,10 +9,10 @@ import (
 	"github.com/engramhq/engram/indexer/note"
 )
 
-// Field is one text of a note that an agent may be handed, named as
-// WithheldField and the answers that withhold it name it: "task",
-// "context", "decisions/d001/rationale", "events/e003", "lessons/2"
-// (numbered from 1), "observations/1", "sections/Notes".
+// Field is one text of a note that an agent may be handed, named as the
+// answers that withhold it name it: "task", "context",
+// "decisions/d001/rationale", "events/e003", "lessons/2" (numbered from
+// 1), "observations/1", "sections/Notes".
 type Field struct {
 	Name string
 	Text string
@@ -27,56 +27,99 @@ type Field struct {
 // observations, relations' contexts and the string values of the front
 // matter keys engram passes through.
 func Fields(n *note.Note) []Field {
-	fs := []Field{{Name: "title", Text: n.Title}}
-	add := func(name, text string, line int) {
+	var fs []Field
+	walk(n, func(ref fieldRef, text string, line int) {
+		fs = append(fs, Field{Name: ref.name(), Text: text, Line: line})
+	})
+	return fs
+}
+
+// fieldRef names a field without making its name: most are never named
+// (nothing is found in them).
+type fieldRef struct {
+	kind string // title, task, context, trigger, action, decisions, events, lessons, observations, relations, sections, extra
+	id   string // a decision's or an event's id, a section's heading, a front matter key
+	num  int    // a lesson's, an observation's or a relation's number, from 1
+	part string // a decision's field
+}
+
+func (f fieldRef) name() string {
+	switch {
+	case f.part != "":
+		return f.kind + "/" + f.id + "/" + f.part
+	case f.num > 0:
+		return f.kind + "/" + strconv.Itoa(f.num)
+	case f.kind == "sections" && f.id == "":
+		return "sections/(top)"
+	case f.id != "" || f.kind == "sections":
+		return f.kind + "/" + f.id
+	}
+	return f.kind
+}
+
+// walk calls fn with each text of n an agent may be handed (see Fields),
+// skipping empty ones.
+func walk(n *note.Note, fn func(ref fieldRef, text string, line int)) {
+	add := func(ref fieldRef, text string, line int) {
 		if strings.TrimSpace(text) != "" {
-			fs = append(fs, Field{Name: name, Text: text, Line: line})
+			fn(ref, text, line)
 		}
 	}
+	add(fieldRef{kind: "title"}, n.Title, 0)
 	skip := map[string]bool{}
 	switch {
 	case n.Episode != nil:
-		fs = append(fs, episodeFields(n.Episode)...)
+		walkEpisode(n.Episode, add)
 		if c := contextSection(n); c != nil {
-			add("context", c.Markdown, c.Line)
+			add(fieldRef{kind: "context"}, c.Markdown, c.Line)
 			skip[strings.ToLower(c.Heading)] = true
 		}
 	case n.Pattern != nil:
 		trigger, action := n.TriggerAction()
-		add("trigger", trigger, sectionLine(n, "Trigger", n.Pattern.Trigger))
-		add("action", action, sectionLine(n, "Action", n.Pattern.Action))
+		add(fieldRef{kind: "trigger"}, trigger, sectionLine(n, "Trigger", n.Pattern.Trigger))
+		add(fieldRef{kind: "action"}, action, sectionLine(n, "Action", n.Pattern.Action))
 		skip["trigger"], skip["action"] = n.Pattern.Trigger == "", n.Pattern.Action == ""
 	}
 	for _, s := range n.Sections {
 		if !skip[strings.ToLower(s.Heading)] {
-			add(sectionName(s.Heading), s.Markdown, s.Line)
+			add(fieldRef{kind: "sections", id: s.Heading}, s.Markdown, s.Line)
 		}
 	}
 	for i, o := range n.Observations {
-		add("observations/"+strconv.Itoa(i+1), strings.TrimSpace(o.Content+" "+o.Context), o.Line)
+		text := o.Content
+		if o.Context != "" {
+			text += " " + o.Context
+		}
+		add(fieldRef{kind: "observations", num: i + 1}, text, o.Line)
 	}
 	for i, r := range n.Relations {
-		add("relations/"+strconv.Itoa(i+1), r.Context, r.Line)
+		add(fieldRef{kind: "relations", num: i + 1}, r.Context, r.Line)
 	}
-	return append(fs, extraFields(n.Extra)...)
+	for _, f := range extraFields(n.Extra) {
+		add(fieldRef{kind: "extra", id: f.Name}, f.Text, 0)
+	}
 }
 
-// episodeFields are an episode's task, decisions, events and lessons.
-func episodeFields(e *note.Episode) []Field {
-	fs := []Field{{Name: "task", Text: e.Task}}
+// walkEpisode gives an episode's task, decisions, events and lessons.
+func walkEpisode(e *note.Episode, add func(fieldRef, string, int)) {
+	add(fieldRef{kind: "task"}, e.Task, 0)
 	for _, d := range e.Decisions {
-		for _, p := range []struct{ name, text string }{{"title", d.Title}, {"context", d.Context},
-			{"options", strings.Join(d.Options, "\n")}, {"chosen", d.Chosen}, {"rationale", d.Rationale}, {"outcome", d.Outcome}} {
-			fs = append(fs, Field{Name: "decisions/" + d.ID + "/" + p.name, Text: p.text, Line: d.Line})
+		ref := fieldRef{kind: "decisions", id: d.ID}
+		for _, p := range [...]struct{ part, text string }{{"title", d.Title}, {"context", d.Context}, {"chosen", d.Chosen}, {"rationale", d.Rationale}, {"outcome", d.Outcome}} {
+			ref.part = p.part
+			add(ref, p.text, d.Line)
+		}
+		if len(d.Options) > 0 {
+			ref.part = "options"
+			add(ref, strings.Join(d.Options, "\n"), d.Line)
 		}
 	}
 	for _, ev := range e.Events {
-		fs = append(fs, Field{Name: "events/" + ev.ID, Text: ev.Text, Line: ev.Line})
+		add(fieldRef{kind: "events", id: ev.ID}, ev.Text, ev.Line)
 	}
 	for i, l := range e.Lessons {
-		fs = append(fs, Field{Name: "lessons/" + strconv.Itoa(i+1), Text: l.Text, Line: l.Line})
+		add(fieldRef{kind: "lessons", num: i + 1}, l.Text, l.Line)
 	}
-	return fs
 }
 
 // contextSection is the section an episode publishes as its context.
@@ -103,16 +146,12 @@ func sectionLine(n *note.Note, heading, frontMatter string) int {
 	return 0
 }
 
-func sectionName(heading string) string {
-	if heading == "" {
-		return "sections/(top)"
-	}
-	return "sections/" + heading
-}
-
 // extraFields are the strings among the front matter values that engram
-// passes through, by key, in key order.
+// passes through, by key (in Name), in key order.
 func extraFields(extra map[string]any) []Field {
+	if len(extra) == 0 {
+		return nil
+	}
 	keys := make([]string, 0, len(extra))
 	for k := range extra {
 		keys = append(keys, k)
@@ -123,7 +162,7 @@ func extraFields(extra map[string]any) []Field {
 		var texts []string
 		collect(extra[k], &texts, 0)
 		if t := strings.Join(texts, "\n"); strings.TrimSpace(t) != "" {
-			fs = append(fs, Field{Name: "extra/" + k, Text: t})
+			fs = append(fs, Field{Name: k, Text: t})
 		}
 	}
 	return fs

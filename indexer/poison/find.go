@@ -49,15 +49,20 @@ func Fingerprint(path, category, text string) string {
 // Find finds the poisoned text of a note, positioned in src, the file the
 // note was read from (nil: at the lines the note gives).
 func Find(n *note.Note, src []byte) []Finding {
+	var sc scanner
+	return sc.find(n, src)
+}
+
+func (sc *scanner) find(n *note.Note, src []byte) []Finding {
 	var out []Finding
-	for _, f := range Fields(n) {
-		for _, m := range Scan(f.Text) {
-			text := f.Text[m.Start:m.End]
-			line, col := locate(src, f.Line, text)
-			out = append(out, Finding{Path: n.Path, Field: f.Name, Category: m.Category, Why: m.Why, Line: line, Col: col,
-				Excerpt: Excerpt(text), Fingerprint: Fingerprint(n.Path, m.Category, text), InComment: m.InComment})
+	walk(n, func(ref fieldRef, text string, line int) {
+		for _, m := range sc.scan(text) {
+			found := text[m.Start:m.End]
+			l, c := locate(src, line, found)
+			out = append(out, Finding{Path: n.Path, Field: ref.name(), Category: m.Category, Why: m.Why, Line: l, Col: c,
+				Excerpt: Excerpt(found), Fingerprint: Fingerprint(n.Path, m.Category, found), InComment: m.InComment})
 		}
-	}
+	})
 	return out
 }
 

@@ -77,6 +77,9 @@ func isInvisible(r rune) bool {
 // holds right-to-left letters; tag characters that spell a flag emoji's
 // region; a byte order mark that starts the text.
 func invisible(text string) []Match {
+	if !mayHoldInvisible(text) {
+		return nil
+	}
 	var out []Match
 	rtl := strings.IndexFunc(text, isRTL) >= 0
 	for i := 0; i < len(text); {
@@ -99,6 +102,19 @@ func invisible(text string) []Match {
 		i = j
 	}
 	return out
+}
+
+// mayHoldInvisible reports whether text has a byte that starts the UTF-8
+// form of an invisible character (U+180E, U+200B–U+206F, U+FEFF, the tag
+// characters): most texts have none.
+func mayHoldInvisible(text string) bool {
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case 0xE1, 0xE2, 0xEF, 0xF3:
+			return true
+		}
+	}
+	return false
 }
 
 // honest reports whether the run text[i:j] of invisible characters has

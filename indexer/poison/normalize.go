@@ -9,22 +9,35 @@ import (
 // came from in the original: invisible characters and emphasis marks
 // dropped (so "ig\u200bnore" and "**ignore** previous instructions" read
 // as they would to a model), typographic quotes, dashes and spaces made
-// plain.
+// plain, and a run of spaces and tabs one space (a phrase's words are
+// then one space apart, as the rules' needles spell them).
 type normalized struct {
 	text, s string
-	// off[i] is the offset in the original of byte i of s; off[len(s)] is
-	// the original's length.
+	// off[i] is the offset in the original of byte i of s; nil when s is
+	// the original.
 	off []int
 }
 
 func normalize(text string) normalized {
+	if plainASCII(text) {
+		return normalized{text: text, s: text}
+	}
 	var b strings.Builder
+	b.Grow(len(text))
 	off := make([]int, 0, len(text)+1)
+	space := false
 	for i, r := range text {
 		if isInvisible(r) || r == '*' {
 			continue
 		}
 		r = plain(r)
+		if r == '\t' {
+			r = ' '
+		}
+		if r == ' ' && space {
+			continue
+		}
+		space = r == ' '
 		n := utf8.RuneLen(r)
 		if n < 0 {
 			n, r = 3, utf8.RuneError
@@ -35,6 +48,18 @@ func normalize(text string) normalized {
 		b.WriteRune(r)
 	}
 	return normalized{text: text, s: b.String(), off: append(off, len(text))}
+}
+
+// plainASCII reports whether normalize would leave text as it is: ASCII,
+// no emphasis mark, no tab, no two spaces together.
+func plainASCII(text string) bool {
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c >= 0x80, c == '*', c == '\t', c == ' ' && i+1 < len(text) && text[i+1] == ' ':
+			return false
+		}
+	}
+	return true
 }
 
 // plain maps typographic quotes, dashes and spaces to their ASCII forms.
@@ -52,15 +77,23 @@ func plain(r rune) rune {
 	return r
 }
 
+// at is the offset in the original of byte i of s.
+func (n normalized) at(i int) int {
+	if n.off == nil {
+		return i
+	}
+	return n.off[i]
+}
+
 // orig maps a span of s to the span of the original text it came from:
 // from its first character to the end of its last.
 func (n normalized) orig(loc []int) (int, int) {
 	if loc[1] <= loc[0] {
-		return n.off[loc[0]], n.off[loc[0]]
+		return n.at(loc[0]), n.at(loc[0])
 	}
-	end := n.off[loc[1]-1]
+	end := n.at(loc[1] - 1)
 	_, size := utf8.DecodeRuneInString(n.text[end:])
-	return n.off[loc[0]], end + size
+	return n.at(loc[0]), end + size
 }
 
 // match makes the Match of a rule's span of s.

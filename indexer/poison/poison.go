@@ -22,10 +22,7 @@
 // allows secrets).
 package poison
 
-import (
-	"slices"
-	"strings"
-)
+import "slices"
 
 // Categories: what a poisoned text asks of an agent.
 const (
@@ -63,22 +60,35 @@ type Match struct {
 // Scan finds the poisoned spans of text, in order of their start, one
 // match per span (the first rule that matches it).
 func Scan(text string) []Match {
+	var sc scanner
+	return sc.scan(text)
+}
+
+// scanner scans texts one after another, keeping its buffers between
+// them: most texts are short, and allocating for each cost more than
+// reading it.
+type scanner struct {
+	needles found
+	segs    []int
+}
+
+func (sc *scanner) scan(text string) []Match {
 	if text == "" {
 		return nil
 	}
 	n := normalize(text)
+	sc.needles.find(n.s)
+	sc.segs = sc.segs[:0] // the sentences' starts, made when a rule needs them
 	var out []Match
-	low := strings.ToLower(n.s)
 	comments := commentSpans(n.s)
-	for _, r := range rules {
-		if !r.applies(low) {
-			continue
-		}
-		for _, loc := range r.find(n.s) {
-			if r.talkAbout(n.s, loc) {
-				continue
+	for i, r := range rules {
+		for _, w := range sc.needles.windows(i, n.s, &sc.segs) {
+			for _, loc := range r.find(n.s[w[0]:w[1]]) {
+				loc = []int{loc[0] + w[0], loc[1] + w[0]}
+				if !r.talkAbout(n.s, loc) {
+					out = append(out, n.match(r.category, r.why, loc, comments))
+				}
 			}
-			out = append(out, n.match(r.category, r.why, loc, comments))
 		}
 	}
 	out = append(out, n.hiddenInComments(comments, out)...)

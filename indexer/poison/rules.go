@@ -10,10 +10,13 @@ type rule struct {
 	category string
 	// why says what the text asks, for the message.
 	why string
-	// needles are lower-case strings one of which the text must hold for
-	// the rule to run at all: most texts hold none, and a substring
-	// search is far cheaper than the expression.
-	needles []string
+	// needles are lower-case strings one of which a sentence must hold
+	// for the rule to read it, and also (when given) strings one of which
+	// it must hold too: most sentences hold none, and a substring search
+	// is far cheaper than the expression. Every text the expression
+	// matches holds them (the words of a phrase on one line: normalize
+	// makes their spaces one).
+	needles, also []string
 	// re matches the instruction; a group named m, when it has one, is
 	// the span to report (the rest is context it needs, such as the
 	// start of a sentence).
@@ -29,15 +32,6 @@ type rule struct {
 	// match, does the same: "do not tell the user it is done until CI
 	// passes".
 	unlessAfter *regexp.Regexp
-}
-
-func (r rule) applies(low string) bool {
-	for _, n := range r.needles {
-		if strings.Contains(low, n) {
-			return true
-		}
-	}
-	return false
 }
 
 // find gives the spans of s the rule matches.
@@ -120,7 +114,7 @@ var negation = re(`(?:^|[^\w-])(?:never|not|no|don't|doesn't|won't|didn't|avoid\
 var rules = []rule{
 	// Override of instructions.
 	{category: Override, why: "to ignore its instructions", quoted: true,
-		needles: []string{"ignore", "disregard", "forget", "overrid", "overrul", "discard", "abandon", "bypass", "set aside", "following", "instructions", "prompt", "supersede", "precedence", "replace"},
+		needles: []string{"ignor", "disregard", "forget", "overrid", "overrul", "discard", "abandon", "bypass", "aside", "following"},
 		re: re(`\b(?:ignore|disregard|forget|override|overrule|discard|abandon|bypass|set\s+aside)\s+(?:(?:all|any|each|every|of)\s+)*(?:(?:the|your|my|its|these|those|our|this)\s+)?`,
 			`(?:(?:previous|prior|above|earlier|preceding|original|initial|system|developer|safety)\s+)+(?:[\w-]+\s+){0,2}?`,
 			`(?:instructions?|prompts?|directives?|guidelines|guardrails|programming|training|messages|rules)\b`,
@@ -128,28 +122,32 @@ var rules = []rule{
 			`|\b(?:ignore|disregard|forget)\s+(?:all|any)\s+(?:(?:other|prior|previous)\s+)?instructions\b`,
 			`|\b(?:ignore|disregard|forget)\s+(?:all\s+of\s+|everything\s+)?(?:the\s+)?(?:above|before)(?:\s+(?:and|instructions?|text|content|messages?)\b|\s*[.,;:!]|\s*$)`,
 			`|\bforget\s+(?:everything|all)\s+(?:you\s+(?:know|were\s+told|have\s+been\s+told|learned)|above|before|(?:that\s+)?(?:came|was\s+said)\s+before)`,
-			`|\b(?:stop|quit)\s+following\s+(?:your|the|its|all)\s+(?:own\s+)?(?:system\s+prompt|instructions|guidelines|rules|programming)\b`,
-			`|\b(?:previous|prior|earlier|above|original|system|your)\s+(?:instructions|prompts?|system\s+prompt|guidelines|rules)\s+(?:are|is|were|have\s+been)\s+(?:now\s+)?(?:outdated|obsolete|void|null|cancel+ed|revoked|superseded|replaced|invalid|fake|no\s+longer\s+(?:valid|in\s+effect|appl(?:y|icable)))\b`,
+			`|\b(?:stop|quit)\s+following\s+(?:your|the|its|all)\s+(?:own\s+)?(?:system\s+prompt|instructions|guidelines|rules|programming)\b`)},
+	{category: Override, why: "to ignore its instructions", quoted: true,
+		needles: []string{"instruction", "prompt", "guideline", "rules", "programming"},
+		also:    []string{"outdated", "obsolete", "void", "null", "cancel", "revoked", "supersede", "replac", "invalid", "fake", "longer", "overrid", "precedence"},
+		re: re(`\b(?:previous|prior|earlier|above|original|system|your)\s+(?:instructions|prompts?|system\s+prompt|guidelines|rules)\s+(?:are|is|were|have\s+been)\s+(?:now\s+)?(?:outdated|obsolete|void|null|cancel+ed|revoked|superseded|replaced|invalid|fake|no\s+longer\s+(?:valid|in\s+effect|appl(?:y|icable)))\b`,
 			`|\b(?:replace|replaces|supersede|supersedes|override|overrides|take\s+precedence\s+over|takes\s+precedence\s+over)\s+(?:all\s+|any\s+)?(?:your|the|its)\s+(?:previous\s+|prior\s+|original\s+|other\s+)?(?:system\s+prompt|instructions|guidelines|programming)\b`)},
 	{category: Override, why: "to take another role, free of its rules", quoted: true,
-		needles: []string{"you are", "from now on", " as ", "pretend", "mode", "anything now"},
+		needles: []string{"now", "longer", "pretend", "roleplay", "mode", "anything", "unrestricted", "unfiltered", "uncensored", "jailbr", "evil", "dan", "without"},
 		re: re(`\byou\s+are\s+(?:now\s+|no\s+longer\s+)(?:an?\s+|the\s+|in\s+)?(?:[\w-]+\s+){0,2}?(?:unrestricted|unfiltered|uncensored|jailbroken|dan\b|developer\s+mode|god\s+mode|admin(?:istrator)?\s+mode|bound\s+by|restricted|limited\s+by|subject\s+to|required\s+to\s+(?:follow|obey)|evil)`,
 			`|\bfrom\s+now\s+on,?\s+(?:you\s+(?:are|will\s+(?:act|respond|answer|ignore|obey|only)|must\s+(?:ignore|obey|act)|act|respond|answer|ignore|obey)|ignore|disregard|act\s+as|respond\s+as|answer\s+as|obey)\b`,
 			`|\b(?:act|behave|respond|answer|roleplay)\s+as\s+(?:if\s+you\s+(?:are|were)\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|dan\b|evil|ai\s+without\s+(?:restrictions|rules|limits))`,
 			`|\bpretend\s+(?:to\s+be|you\s+are|that\s+you\s+are)\s+(?:an?\s+)?(?:[\w-]+\s+){0,2}?(?:unrestricted|unfiltered|uncensored|jailbroken|dan\b|evil|without\s+(?:restrictions|rules|limits))`,
 			`|\b(?:enable|enter|activate|switch\s+(?:to|into))\s+(?:dan|developer|god|jailbreak|unrestricted)\s+mode\b|\bdo\s+anything\s+now\b`)},
 	{category: Override, why: "to take a new system prompt", quoted: true,
-		needles: []string{"prompt", "instructions", "override"},
+		needles: []string{"prompt", "instruction", "override", "system"},
 		re: re(`\b(?:new|updated|revised|real|actual|true|hidden|secret|override|replacement)\s+(?:system\s+)?(?:prompt|instructions)\s*(?::|-\s|follows\b|below\b|are\s+as\s+follows)`,
 			`|(?m:^)[ \t>#-]*system\s+prompt\s*:|\bsystem\s+(?:prompt\s+)?override\b|\b(?:begin|start)\s+(?:of\s+)?(?:new\s+)?system\s+(?:prompt|instructions|message)\b`)},
 	{category: Override, why: "to read a message as if the system or the model had written it", quoted: true,
-		needles: []string{"<|", "inst]", "<<sys", "<sys", "system", "assistant", "_of_turn"},
+		needles: []string{"<|", "inst]", "<<sys", "<sys", "</sys", "system", "assistant", "_of_turn"},
 		re: re(`<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id|begin_of_text)\|>|\[/?INST\]|<</?SYS>>|</?(?:system|system_prompt|sys)>|<(?:start|end)_of_turn>`,
 			`|(?m:^)[ \t>*#-]*[\[<]?(?:system|assistant)[\]>]?\s*:\s*(?:you\b|ignore|disregard|forget|from\s+now|always|never|do\s+not|don't|new\s+instructions|the\s+user|override|act\s+as|your\s+new)`)},
 
 	// Download and execute.
 	{category: DownloadRun, why: "to run a script downloaded from the network",
-		needles: []string{"curl", "wget", "fetch", "aria2c", "http", "iwr", "irm", "invoke-"},
+		needles: []string{"curl", "wget", "fetch", "aria2c", "http", "iwr", "irm", "invoke-", "iex"},
+		also:    []string{"|", "$(", "<(", "iex", "invoke-expression"},
 		re: re(`\b`+fetch+`\b[^\n|;&]*?`+url+`[^\n|;&]*\|\s*`+shell,
 			`|\b(?:ba|z)?sh\s+(?:-\w+\s+)*["']?\$\(\s*(?:curl|wget)\b[^\n)]*`+url,
 			`|\b(?:(?:ba|z)?sh|source)\s+<\(\s*(?:curl|wget)\b[^\n)]*`+url,
@@ -162,19 +160,23 @@ var rules = []rule{
 
 	// Skipping safeguards, as a standing rule.
 	{category: Safeguard, why: "to skip a safeguard (review, tests, hooks, protected branches) as a rule", quoted: true,
-		needles: []string{"always", "from now on", "going forward", "in all", "in every", "in each", "every time", "by default", "whenever", "should", "must", "shall", "can ", "may ", "need to", "have to", "allowed", "permitted", "expected", "supposed"},
+		needles: []string{"skip", "bypass", "disabl", "turn off", "circumvent", "ignor", "silenc", "suppress", "remov", "delet", "comment out", "omit", "no-verify", "push", "commit", "merge", "deploy", "ship", "release", "without"},
+		also:    []string{"always", "now on", "forward", "all", "every", "each", "default", "whenever", "should", "must", "shall", "can", "may", "need", "have to", "allowed", "permitted", "expected", "supposed"},
 		re:      re(`\b` + standing + `\s+` + filler4 + bypass),
 		unless:  negation},
 	{category: Safeguard, why: "to skip a safeguard (review, hooks, protected branches)", quoted: true,
-		needles: []string{"skip", "bypass", "disable", "turn off", "circumvent", "push", "commit", "merge", "deploy", "ship", "release"},
-		re:      re(`(?:^|[.;!?]\s+|\n[ \t]*(?:[-+>]|\d+[.)])?[ \t]*)(?P<m>` + imperative + `)`),
+		needles: []string{"skip", "bypass", "disabl", "turn off", "circumvent", "push", "commit", "merge", "deploy", "ship", "release"},
+		also:    []string{"review", "approv", "sign-off", "signoff", "scan", "protection", "guardrail", "safety", "signing", "permission", "directly", "straight", "without"},
+		re:      re(`(?:^|[.;!?]\s+|\n)[ \t]*(?:(?:[-+>]|\d+[.)])[ \t]*)?(?P<m>` + imperative + `)`),
 		unless:  negation},
 	{category: Safeguard, why: "never to ask for review or approval", quoted: true,
 		needles: []string{"never", "not", "don't"},
+		also:    []string{"ask", "wait", "request", "seek", "open", "run"},
 		re: re(`\b(?:never|do\s+not|don't)\s+(?:ever\s+)?(?:ask|wait|request|seek|open)\s+(?:for\s+|on\s+|the\s+user\s+for\s+|anyone\s+for\s+)?(?:a\s+|any\s+|the\s+)?(?:code\s+)?(?:reviews?|approvals?|permission|confirmation|sign-?offs?|pull\s+requests?|prs?|ci|checks|status\s+checks)\b`,
 			`|\b(?:never|do\s+not|don't)\s+run\s+(?:the\s+)?(?:tests?|test\s+suite|ci|checks|linters?|hooks?)\s+before\s+(?:pushing|merging|committing|you\s+(?:push|merge|commit))`)},
 	{category: Safeguard, why: "to keep something from the user", quoted: true,
-		needles: []string{"tell", "inform", "notify", "alert", "warn", "show", "mention", "reveal", "disclose", "repeat", "acknowledge", "admit", "hide", "conceal", "keep"},
+		needles: []string{"not", "n't", "never", "hide", "conceal", "keep"},
+		also:    []string{"user", "human", "operator", "developer", "maintainer", "reviewer", "owner", "anyone", "instruction", "message", "note", "comment", "prompt"},
 		re: re(`\b(?:do\s+not|don't|never)\s+(?:tell|inform|notify|alert|warn|show)\s+(?:the\s+)?(?:user|human|operator|developer|maintainers?|reviewers?|owner|anyone)\b`,
 			`|\b(?:do\s+not|don't|never)\s+(?:mention|reveal|disclose|repeat|acknowledge|admit)\s+(?:these|this|the|any\s+of\s+(?:these|this))\s+(?:hidden\s+)?(?:instructions?|messages?|notes?|comments?|prompts?)\b`,
 			`|\b(?:hide|conceal|keep)\s+(?:this|these|it|them|that)\s+(?:[\w-]+\s+){0,2}?(?:from|secret\s+from|hidden\s+from)\s+(?:the\s+)?(?:user|human|operator|reviewers?|maintainers?|owner)\b`),
@@ -183,10 +185,12 @@ var rules = []rule{
 	// Exfiltration.
 	{category: Exfiltration, why: "to send secrets or the environment elsewhere", quoted: true,
 		needles: []string{"send", "post", "upload", "exfiltrat", "forward", "transmit", "leak", "copy", "mail", "submit", "share", "pipe", "dump", "beacon", "ship", "print", "paste", "write", "include", "add", "put", "echo", "publish"},
+		also:    []string{"env", "secret", "token", "key", "credential", "password", "ssh", "id_rsa", "id_ed25519", "npmrc", "netrc", "pypirc", "kubeconfig", "aws"},
 		re: re(`\b(?:send|post|upload|exfiltrate|forward|transmit|leak|copy|e?mail|submit|share|pipe|dump|beacon|ship)\s+`, secretsObj, `[^\n.]{0,60}?\b(?:to|at|into|via|on)\s+`, dest,
 			`|\b(?:print|paste|write|include|add|put|post|copy|dump|echo|publish|share)\s+`, secretsObj, `[^\n.]{0,60}?\b(?:in|into|to|on)\s+(?:the\s+|a\s+)?(?:pr|pull\s+request|issue|commit\s+message|gist|public\s+\w+|discussion|chat|slack|channel)\b`)},
 	{category: Exfiltration, why: "to send secrets or the environment elsewhere",
 		needles: []string{"env", "set", "export", "cat ", "curl"},
+		also:    []string{"|", "-d", "--data", "-f", "--form", "-t", "--upload"},
 		re: re(`\b(?:env|printenv|set|export\s+-p)\s*\|\s*(?:curl|wget|nc|ncat|netcat|socat)\b`,
 			`|\bcat\s+(?:\S*\.env\b|~/\.ssh/\S+|\S*id_rsa\S*|\S*credentials\S*|\S*\.npmrc|\S*\.netrc|\S*\.pypirc)[^\n|]*\|\s*(?:curl|wget|nc|ncat|netcat|socat|base64)\b`,
 			`|\bcurl\b[^\n]*?\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file)\s*["']?(?:[\w.-]+=)?(?:@(?:\S*\.env\b|~/\.ssh\S*|\S*id_rsa|\S*\.npmrc|\S*\.netrc)|[^\s"']*\$\(\s*(?:env|printenv|cat\s)|[^\s"']*\$\{?\w*(?:token|secret|password|api_?key)\w*)`)},

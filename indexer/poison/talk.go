@@ -47,6 +47,26 @@ func sentence(s string, i int) int {
 	return 0
 }
 
+// segments are the starts of the sentences of s, as sentence and
+// sentenceEnd bound them, in order, the first 0.
+func segments(s string, starts []int) []int {
+	starts = append(starts, 0)
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n', ';':
+			starts = append(starts, i+1)
+		case '.', '!', '?':
+			if i+1 < len(s) && (s[i+1] == ' ' || s[i+1] == '\t') && !abbreviation(s[:i]) {
+				starts = append(starts, i+1)
+			}
+		}
+	}
+	if starts[len(starts)-1] == len(s) && len(starts) > 1 {
+		starts = starts[:len(starts)-1]
+	}
+	return starts
+}
+
 // sentenceEnd is where the sentence holding offset i of s ends.
 func sentenceEnd(s string, i int) int {
 	for j := i; j < len(s); j++ {
