@@ -73,8 +73,9 @@ func (s *state) body(md gparser.Parser, src []byte, firstLine int) {
 
 // withinBudget reports markdown that costs more than linear time to parse
 // or render (SPEC §6): the site shows it as plain text. When its block
-// structure is the problem, the body is not parsed at all: it is kept as
-// one section of text, with no observations, relations or links read.
+// structure or its number of links is the problem, the body is not parsed
+// at all: it is kept as one section of text, with no observations,
+// relations or links read.
 func (s *state) withinBudget(b *body) bool {
 	for _, f := range s.markdownFields() {
 		if c, over := markdownCost(f.text); over {
@@ -87,7 +88,7 @@ func (s *state) withinBudget(b *body) bool {
 	}
 	line, col := b.pos(c.off)
 	s.diags.Report(s.path, line, col, note.Warning, "markdown-cost", "%s; shown as plain text", c.why)
-	if !c.deep {
+	if !c.whole {
 		return true
 	}
 	if md := strings.TrimSpace(string(b.src)); md != "" {
