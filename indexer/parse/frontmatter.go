@@ -37,82 +37,22 @@ type frontMatter struct {
 	dups []string
 }
 
-// fmBlock is the raw front matter found at the top of a note.
-type fmBlock struct {
-	format   string // "yaml" or "toml"
-	text     []byte
-	firstRow int // line of the first front matter line (after the delimiter)
-	bodyOff  int // byte offset of the body
-	bodyLine int // line of the first body line
-}
-
-// splitFrontMatter finds front matter delimited by --- (YAML) or +++ (TOML)
-// lines. It returns ok=false when the note has none; an error diagnostic
-// message when the block is never closed.
-//
-// Blank lines before the opening delimiter are skipped, as Hugo skips
-// them: a note that starts with an empty line and then "---" still has
-// front matter, so that its "private: true" is read, never published as
-// text.
-func splitFrontMatter(src []byte) (blk fmBlock, ok bool, problem string) {
-	skipped, blank := 0, 0
-	for {
-		l, _, found := bytes.Cut(src[skipped:], []byte("\n"))
-		if !found || len(bytes.TrimSpace(l)) > 0 {
-			break
-		}
-		skipped += len(l) + 1
-		blank++
-	}
-	first, rest, _ := bytes.Cut(src[skipped:], []byte("\n"))
-	delim := string(bytes.TrimSpace(first))
-	switch delim {
-	case "---":
-		blk.format = "yaml"
-	case "+++":
-		blk.format = "toml"
-	default:
-		return fmBlock{}, false, ""
-	}
-	off := skipped + len(first) + 1
-	if skipped+len(first) == len(src) {
-		return fmBlock{}, false, "front matter is never closed: add a " + delim + " line after it"
-	}
-	line := blank + 2
-	pos := 0
-	for pos <= len(rest) {
-		end := bytes.IndexByte(rest[pos:], '\n')
-		var l []byte
-		if end < 0 {
-			l = rest[pos:]
-		} else {
-			l = rest[pos : pos+end]
-		}
-		t := string(bytes.TrimRight(l, " \t"))
-		if t == delim || (blk.format == "yaml" && t == "...") {
-			blk.text = rest[:pos]
-			blk.firstRow = blank + 2
-			blk.bodyOff = off + pos + len(l) + 1
-			if end < 0 {
-				blk.bodyOff = len(src)
-			}
-			blk.bodyLine = line + 1
-			return blk, true, ""
-		}
-		if end < 0 {
-			break
-		}
-		pos += end + 1
-		line++
-	}
-	return fmBlock{}, false, "front matter is never closed: add a " + delim + " line after it"
-}
-
 // fmError is a problem in the front matter at an absolute line.
 type fmError struct {
 	line, col int
 	msg       string
 	rule      string
+}
+
+// decodeFrontMatter decodes front matter by its format.
+func decodeFrontMatter(blk fmBlock) (frontMatter, []fmError) {
+	switch blk.format {
+	case "toml":
+		return decodeTOML(blk)
+	case "json":
+		return decodeJSON(blk)
+	}
+	return decodeYAML(blk)
 }
 
 var yamlLineRE = regexp.MustCompile(`line (\d+)(?::|,)?\s*(?:column (\d+))?`)
