@@ -177,3 +177,24 @@ func TestNumbersKeepSourceText(t *testing.T) {
 		})
 	}
 }
+
+// TestPrivacyMisplaced: a line that reads as front matter saying the note
+// is private, below the top ("Title", "---", "private: true", "---":
+// markdown's two headings), withholds the note; the same words in code,
+// in prose or saying false do not.
+func TestPrivacyMisplaced(t *testing.T) {
+	checkPrivacy(t, []privacyCase{
+		{"bad-after-title", lines("Title", "---", "private: true", "---", keptText), true, "private-misplaced", 3},
+		{"bad-after-front-matter", lines("---", "title: x", "---", "", "---", "Private: yes", "---", keptText), true, "private-misplaced", 6},
+		{"bad-json", lines("Notes", "", `  "private": true,`, keptText), true, "private-misplaced", 3},
+		{"bad-toml", lines("Notes", "", "+++", "privte = 1", "+++", keptText), true, "private-misplaced", 4},
+		{"bad-in-comment", lines("Notes", "", "<!--", "private: on", "-->", keptText), true, "private-misplaced", 4},
+		{"bad-heading", lines("## private: true", keptText), true, "private-misplaced", 1},
+		{"good-prose", lines("Private: notes about the launch", keptText), false, "", 0},
+		{"good-sentence", lines("Set private: true in the front matter to hide a note.", keptText), false, "", 0},
+		{"good-false", lines("Title", "---", "private: false", "---", keptText), false, "", 0},
+		{"good-code", lines("```yaml", "private: true", "```", keptText), false, "", 0},
+		{"good-indented-code", lines("Text", "", "    private: true", keptText), false, "", 0},
+		{"good-front-matter", lines("---", "private: false", "---", "private: false", keptText), false, "", 0},
+	})
+}
