@@ -242,8 +242,9 @@ func scalar(n *yaml.Node) any {
 			return i
 		}
 	case "!!float":
-		// NaN and infinities stay text: JSON cannot hold them.
-		if f, err := strconv.ParseFloat(n.Value, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+		// NaN and infinities stay text: JSON cannot hold them; so does a
+		// whole number beyond int64 that a float cannot hold exactly.
+		if f, err := strconv.ParseFloat(n.Value, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) && inexact(n.Value) == "" {
 			return f
 		}
 	}
