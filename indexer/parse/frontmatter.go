@@ -66,7 +66,7 @@ func decodeYAML(blk fmBlock) (frontMatter, []fmError) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(blk.text, &doc); err != nil {
-		return fm, []fmError{yamlError(err, blk.firstRow)}
+		return fm, []fmError{yamlError(err, newYAMLLines(blk.text, blk.firstRow))}
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return fm, nil // empty front matter
@@ -76,9 +76,9 @@ func decodeYAML(blk fmBlock) (frontMatter, []fmError) {
 		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
 			return fm, nil
 		}
-		return fm, []fmError{{line: blk.firstRow - 1 + root.Line, col: root.Column, msg: "front matter must be a mapping of keys to values, not a " + nodeKindName(root), rule: "frontmatter-shape"}}
+		return fm, []fmError{{line: newYAMLLines(blk.text, blk.firstRow).line(root.Line), col: root.Column, msg: "front matter must be a mapping of keys to values, not a " + nodeKindName(root), rule: "frontmatter-shape"}}
 	}
-	d := yamlDecoder{base: blk.firstRow - 1}
+	d := yamlDecoder{lines: newYAMLLines(blk.text, blk.firstRow)}
 	// The root mapping is depth 0, as in decodeTOML and flowDepth: a
 	// top-level "key: value" is one level deep.
 	fm.values, fm.lines = d.mapping(root, 0)
@@ -132,20 +132,20 @@ func nodeKindName(n *yaml.Node) string {
 
 // yamlError turns a yaml.v3 error into a positioned problem. yaml.v3 counts
 // lines from the start of the front matter text; we add the offset.
-func yamlError(err error, firstRow int) fmError {
+func yamlError(err error, lines yamlLines) fmError {
 	msg := err.Error()
 	var te *yaml.TypeError
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		msg = te.Errors[0]
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
-	e := fmError{line: firstRow, msg: "invalid YAML front matter: " + msg, rule: "frontmatter-yaml"}
+	e := fmError{line: lines.first, msg: "invalid YAML front matter: " + msg, rule: "frontmatter-yaml"}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		if isParserError(msg) {
 			n++ // yaml.v3 numbers parser errors from 0, scanner errors from 1
 		}
-		e.line = firstRow - 1 + n
+		e.line = lines.line(n)
 		if m[2] != "" {
 			e.col, _ = strconv.Atoi(m[2])
 		}
@@ -176,12 +176,12 @@ func isParserError(msg string) bool {
 }
 
 type yamlDecoder struct {
-	base int
-	errs []fmError
+	lines yamlLines
+	errs  []fmError
 }
 
 func (d *yamlDecoder) fail(n *yaml.Node, rule, format string, args ...any) {
-	d.errs = append(d.errs, fmError{line: d.base + n.Line, col: n.Column, msg: fmt.Sprintf(format, args...), rule: rule})
+	d.errs = append(d.errs, fmError{line: d.lines.line(n.Line), col: n.Column, msg: fmt.Sprintf(format, args...), rule: rule})
 }
 
 func (d *yamlDecoder) mapping(n *yaml.Node, depth int) (map[string]any, map[string]int) {
@@ -197,7 +197,7 @@ func (d *yamlDecoder) mapping(n *yaml.Node, depth int) (map[string]any, map[stri
 			d.fail(k, "frontmatter-duplicate-key", "duplicate key %q (first defined on line %d); the first value is kept", k.Value, prev)
 			continue
 		}
-		lines[k.Value] = d.base + k.Line
+		lines[k.Value] = d.lines.line(k.Line)
 		out[k.Value] = d.value(v, depth+1)
 	}
 	return out, lines

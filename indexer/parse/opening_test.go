@@ -141,5 +141,12 @@ func TestFrontMatterAfterInvisible(t *testing.T) {
 	}
 	cases = append(cases, badCase{name: "bom-mid-file", src: "\n\uFEFF---\nprivate: true\n---\n" + keptText,
 		want: []wantDiag{{2, 1, note.Warning, "frontmatter-invisible"}, {2, 1, note.Warning, "frontmatter-leading-blank"}}, check: private})
+	// YAML also breaks lines at U+2028 and U+2029: positions stay the
+	// file's.
+	cases = append(cases,
+		badCase{name: "separator-in-front-matter", src: lines("---", "title: T\u2028\u2029", "tags: [a", "---", keptText),
+			want: []wantDiag{{3, -1, note.Error, "frontmatter-yaml"}}, check: fromFileName("separator-in-front-matter")},
+		badCase{name: "separator-key-line", path: "episodes/s.md", src: lines("---", "title: T\u2028\u2028\u2028", "outcome: maybe", "task: t", "---", keptText),
+			want: []wantDiag{{3, 1, note.Error, "episode-outcome"}}})
 	runBadCases(t, cases)
 }
