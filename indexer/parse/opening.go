@@ -23,9 +23,8 @@ import (
 // the fence lines too. A comment left open by a line that is only "<!--",
 // with the front matter right after it, is Hugo's commented-out front
 // matter, read as well (YAML, TOML or JSON), and the "-->" that ends it
-// is not body. Each of
-// these is read, and reported as a warning: other tools may show such
-// front matter as text, "private: true" included.
+// is not body. Each of these is read, and reported as a warning: other
+// tools may show such front matter as text, "private: true" included.
 
 // fmBlock is the raw front matter found at the top of a note.
 type fmBlock struct {
@@ -274,7 +273,7 @@ func fenceWarning(l srcLine) []fmError {
 		return nil
 	}
 	return []fmError{{line: l.num, col: 1, rule: "frontmatter-fence",
-		msg: fmt.Sprintf("front matter fence of %d %q; other tools read only %s as a fence: write that", n, c, bytes.Repeat([]byte{c}, 3))}}
+		msg: fmt.Sprintf("front matter fence %s is %d characters long; other tools read only %s as a fence: write that", l.shown, n, bytes.Repeat([]byte{c}, 3))}}
 }
 
 // closeComment skips the line that ends Hugo's commented-out front matter
