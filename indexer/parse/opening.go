@@ -126,38 +126,34 @@ func splitFrontMatter(src []byte) (blk fmBlock, ok bool, problem *fmError) {
 	for off, num := 0, 1; off < len(src); num++ {
 		l := lineAt(src, off, num)
 		off = l.next
-		c, _ := fenceOf(l.shown)
-		if o.open > 0 {
+		switch {
+		case o.open > 0:
 			if !o.inComment(l) {
 				return fmBlock{}, false, nil
 			}
-			switch {
-			case o.open == 0 || o.commentText:
-			case c != 0:
-				o.invisible(l)
-				return o.fenced(l, c, true)
-			case opensJSON(l.shown):
-				o.invisible(l)
-				return o.json(l, true)
+			if o.open == 0 || o.commentText {
+				continue
 			}
-			continue
-		}
-		switch {
-		case c != 0:
-			o.invisible(l)
-			return o.fenced(l, c, false)
-		case opensJSON(l.shown):
-			o.invisible(l)
-			return o.json(l, false)
 		case len(l.shown) == 0:
 			o.invisible(l)
 			o.blank++
+			continue
 		case bytes.HasPrefix(l.shown, []byte("<!--")):
 			if !o.startComment(l) {
 				return fmBlock{}, false, nil
 			}
-		default:
-			return fmBlock{}, false, nil
+			continue
+		}
+		if c, _ := fenceOf(l.shown); c != 0 {
+			o.invisible(l)
+			return o.fenced(l, c, o.open > 0)
+		}
+		if opensJSON(l.shown) {
+			o.invisible(l)
+			return o.json(l, o.open > 0)
+		}
+		if o.open == 0 {
+			return fmBlock{}, false, nil // text: the note has no front matter
 		}
 	}
 	return fmBlock{}, false, nil
