@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"html"
+	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -148,6 +149,20 @@ func (safeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindRawHTML, renderRawHTML)
 	reg.Register(ast.KindHTMLBlock, renderHTMLBlock)
 	reg.Register(kindWikiLink, renderWikiLink)
+	reg.Register(ast.KindHeading, renderHeading)
+}
+
+// renderHeading writes a note's headings below the page's own: the
+// note's title is the page's one <h1>, so a heading the note starts with
+// ("# Another heading", kept when it is not the title) is an <h2>.
+func renderHeading(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	level := strconv.Itoa(max(n.(*ast.Heading).Level, 2))
+	if entering {
+		_, _ = w.WriteString("<h" + level + ">")
+	} else {
+		_, _ = w.WriteString("</h" + level + ">\n")
+	}
+	return ast.WalkContinue, nil
 }
 
 // renderRawHTML shows inline HTML from a note as text: it never becomes

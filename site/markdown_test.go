@@ -81,3 +81,19 @@ func TestCostlyMarkdownIsPlainText(t *testing.T) {
 		t.Errorf("moderate markdown not rendered: %q", got)
 	}
 }
+
+// TestHeadingsBelowTitle: a note's headings render below the page's
+// title, its one <h1>; a first-level heading the note keeps is an <h2>.
+func TestHeadingsBelowTitle(t *testing.T) {
+	md := newMarkdown()
+	for src, want := range map[string]string{
+		"# Another heading\n\nText.": "<h2>Another heading</h2>\n<p>Text.</p>\n",
+		"Setext\n===":                "<h2>Setext</h2>\n",
+		"## Two\n### Three *em*":     "<h2>Two</h2>\n<h3>Three <em>em</em></h3>\n",
+		"###### Six":                 "<h6>Six</h6>\n",
+	} {
+		if got := md.Block(src, nil); got != want {
+			t.Errorf("%q: got %q, want %q", src, got, want)
+		}
+	}
+}

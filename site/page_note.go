@@ -25,7 +25,7 @@ func notePages(in input) []page {
 	for _, n := range s.Notes {
 		r := resolver(n.Links)
 		h := noteHTML{Sections: renderSections(n.Sections, in.md, r), Observations: observationsHTML(n.Observations, in.md, r), Dates: datesOf(n.Source)}
-		n.Links, n.Sections = nil, nil
+		n.Links, n.Sections, n.Extra = nil, nil, nil
 		ps = append(ps, page{path: "notes/" + slug(n.URL) + ".md", api: apiPath(n.JSONURL, s.BaseURL),
 			title: in.ix.heads[n.URL], description: noteDescription(n), date: n.Source.Created, lastmod: n.Source.Updated,
 			params: notePage{Doc: n, HTML: h, Tags: in.ix.tagLinks(n.Tags), FlagNotes: flagNotes(n.Flags, false)}})

@@ -49,7 +49,7 @@ func patternPages(in input) []page {
 			Interval: chart.Interval(p), Graph: graphs[i]}
 		v := patternPage{HTML: h, EdgesOut: ix.edgeViews(p.EdgesOut, false), EdgesIn: ix.edgeViews(p.EdgesIn, true),
 			Tags: ix.tagLinks(p.Tags), FlagNotes: flagNotes(p.Flags, p.StatsSource == "declared")}
-		p.Links, p.Sections = nil, nil
+		p.Links, p.Sections, p.Extra = nil, nil, nil
 		v.Doc = p
 		ps = append(ps, page{path: "patterns/" + slug(p.URL) + ".md", api: apiPath(p.JSONURL, s.BaseURL),
 			title: ix.heads[p.URL], linkTitle: patternName(p.ID), description: patternDescription(p), date: p.Source.Created, lastmod: p.Source.Updated, params: v})

@@ -215,7 +215,10 @@ type Pattern struct {
 	Links         []Link        `json:"links,omitempty"`
 	Backlinks     []Ref         `json:"backlinks,omitempty"`
 	Sections      []Section     `json:"sections,omitempty"`
-	Source        *Source       `json:"source,omitempty"`
+	// Extra are the front matter keys engram does not read, passed
+	// through as written (SPEC §2).
+	Extra  map[string]any `json:"extra,omitempty"`
+	Source *Source        `json:"source,omitempty"`
 }
 
 // Declared holds a pattern's front matter statistics.
@@ -359,7 +362,10 @@ type Note struct {
 	Flags     []string    `json:"flags"`
 	Poisoning []Poisoning `json:"poisoning,omitempty"`
 	Sections  []Section   `json:"sections,omitempty"`
-	Source    Source      `json:"source"`
+	// Extra are the front matter keys engram does not read, passed
+	// through as written (SPEC §2).
+	Extra  map[string]any `json:"extra,omitempty"`
+	Source Source         `json:"source"`
 }
 
 // Diagnostic is an item of diagnostics.json: a problem in a note, at

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -362,6 +363,58 @@ func TestDeterministic(t *testing.T) {
 		}
 		if !reflect.DeepEqual(a, b) {
 			t.Fatal("Files differs between runs")
+		}
+	}
+}
+
+// TestExtraPassedThrough: front matter keys engram does not read are in
+// the JSON of every kind of note as written (SPEC §2: kept and passed
+// through), big whole numbers exact; lists of patterns leave them out.
+func TestExtraPassedThrough(t *testing.T) {
+	srcs := map[string]string{
+		"episodes/e.md":  "---\ntitle: EP-x\noutcome: success\ntask: t\nreviewer: ann\n---\n",
+		"notes/n.md":     "---\ntitle: Concept\nstatus: draft\nid: 9007199254740993\nnested: {a: [1, 2]}\n---\n",
+		"patterns/p.md":  "---\ntitle: PATTERN-x\ntrigger: a\naction: b\nowner: team-a\n---\n",
+		"notes/plain.md": "---\ntitle: Plain\n---\n",
+	}
+	in := Input{Title: "t", ReferenceTime: refTime, Decay: defaultDecay(), RetentionDays: 30}
+	p := parse.New(parse.Roots{})
+	for _, path := range slices.Sorted(maps.Keys(srcs)) {
+		n, _, err := p.Parse(path, []byte(srcs[path]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Notes = append(in.Notes, n)
+		in.Meta = append(in.Meta, Meta{Slug: Slug(n.Title), Created: refTime, Updated: refTime, DateSource: "git"})
+	}
+	in.Graph = causal.Build(in.Notes, causal.DefaultOptions())
+	files, err := Documents(in).Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"api/v1/episodes/ep-x.json":      `{"reviewer":"ann"}`,
+		"api/v1/notes/concept.json":      `{"id":9007199254740993,"nested":{"a":[1,2]},"status":"draft"}`,
+		"api/v1/patterns/pattern-x.json": `{"owner":"team-a"}`,
+		"api/v1/notes/plain.json":        "",
+	} {
+		var doc struct {
+			Extra json.RawMessage `json:"extra"`
+		}
+		i := slices.IndexFunc(files, func(f File) bool { return f.Path == name })
+		if i < 0 {
+			t.Fatalf("no file %s", name)
+		}
+		if err := json.Unmarshal(files[i].Data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(bytes.Join(bytes.Fields(doc.Extra), nil)); got != want {
+			t.Errorf("%s: extra %s, want %s", name, got, want)
+		}
+	}
+	for _, it := range decode(t, files, "api/v1/patterns.json")["items"].([]any) {
+		if _, ok := it.(map[string]any)["extra"]; ok {
+			t.Errorf("patterns.json lists extra keys: %v", it)
 		}
 	}
 }

@@ -108,9 +108,10 @@ func Paths(files []File) []string {
 }
 
 // summary is a pattern as listed in patterns.json: the full document less
-// its prose, relations and backlinks.
+// its prose, relations, backlinks and extra keys.
 func summary(p Pattern) Pattern {
 	p.Relations, p.Links, p.Backlinks, p.Sections, p.Source, p.LastValidated, p.Observations = nil, nil, nil, nil, nil, "", nil
+	p.Extra = nil
 	return p
 }
 

@@ -90,6 +90,7 @@ func (x *exporter) pattern(i int) Pattern {
 		Links:         x.links(i),
 		Backlinks:     x.backlinks(i),
 		Sections:      sections(n, usedSections(n.Pattern)...),
+		Extra:         n.Extra,
 	}
 	if st.Source != "" {
 		rate, conf := round(st.SuccessRate), round(st.Confidence)
@@ -171,7 +172,7 @@ func (x *exporter) note(i int) Note {
 	out := Note{
 		ID: n.Title, Title: n.Title, Type: typeOf(n), Tags: tagsOf(n), URL: x.url(i), JSONURL: x.jsonURL(i),
 		Observations: x.observations(i), Relations: x.relations(i), Links: x.links(i), Backlinks: x.backlinks(i),
-		Episodes: []Ref{}, Sections: sections(n), Source: x.source(i),
+		Episodes: []Ref{}, Sections: sections(n), Extra: n.Extra, Source: x.source(i),
 		Flags: x.flags(i), Poisoning: x.poisoning(i),
 	}
 	pv := x.in.Graph.Provenance

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 	gparser "github.com/yuin/goldmark/parser"
@@ -27,10 +28,15 @@ type body struct {
 	src        []byte
 	firstLine  int   // absolute line of src[0]
 	lineStarts []int // byte offset of each line in src
+	// at is the last offset pos mapped, and its line and column: the
+	// links of one long line are found in order, and counting each one's
+	// column from the start of the line would take time quadratic in
+	// the line's length.
+	atOff, atLine, atCol int
 }
 
 func newBody(src []byte, firstLine int) *body {
-	b := &body{src: src, firstLine: firstLine, lineStarts: []int{0}}
+	b := &body{src: src, firstLine: firstLine, lineStarts: []int{0}, atCol: 1}
 	for i, c := range src {
 		if c == '\n' {
 			b.lineStarts = append(b.lineStarts, i+1)
@@ -51,8 +57,13 @@ func (b *body) pos(off int) (line, col int) {
 			hi = mid - 1
 		}
 	}
-	start := b.lineStarts[lo]
-	return b.firstLine + lo, len([]rune(string(b.src[start:off]))) + 1
+	from, col := b.lineStarts[lo], 1
+	if b.atLine == lo && b.atOff >= from && b.atOff <= off {
+		from, col = b.atOff, b.atCol
+	}
+	col += utf8.RuneCount(b.src[from:off])
+	b.atOff, b.atLine, b.atCol = off, lo, col
+	return b.firstLine + lo, col
 }
 
 // lineText returns line i (0-based, relative to the body) without its newline.

@@ -23,17 +23,27 @@ import (
 // estimate errs high: paragraphs are split only where a parser surely
 // splits them. Within the budget every note costs time linear in its size;
 // text over it is shown as plain text.
+//
+// Wikilinks cost linear time, but far more than their bytes: each of
+// "[[a]]"'s five bytes becomes a resolved link in the note's JSON and an
+// anchor on its page, some sixty bytes of output and its share of every
+// later stage. A paragraph that holds more than maxParagraphLinks is
+// shown as plain text and its links are not read: prose holds a few, and
+// 150,000 on one line (750 KB, under the size cap) took seconds of every
+// stage of a build. A list holds each item's links apart, however long.
 const (
 	inlineCostPerByte = 64
 	lineCost          = 64 // a parser's scan costs about this many bytes' work per line
+	maxParagraphLinks = 10000
 )
 
-// costly says where and why markdown is over its budget; deep means its
-// block structure is, so that even a block parser must not read it.
+// costly says where and why markdown is over its budget; whole means the
+// problem is the whole text (its block structure, or its number of
+// links), so that it must not be read at all, not even by a block parser.
 type costly struct {
-	off  int
-	why  string
-	deep bool
+	off   int
+	why   string
+	whole bool
 }
 
 // MarkdownWithinBudget reports whether src can be parsed and rendered as
@@ -80,6 +90,8 @@ type costScan struct {
 	scans   int         // in sixteenths
 	ticks   []tickRun   // backtick runs
 	last    map[int]int // the last backtick run of each length
+
+	links int // wikilinks in the paragraph
 }
 
 // tickRun is a run of backticks in a paragraph: where, how long as a code
@@ -111,7 +123,7 @@ func (c *costScan) line(s string, off int) (costly, bool) {
 	c.fence = 0
 	p := linePrefix(s)
 	if d := p.markers + p.spaces/2; p.markers > 0 && d > MaxDepth {
-		return costly{off: off, why: fmt.Sprintf("one line opens %d nested blocks, over the limit of %d", d, MaxDepth), deep: true}, true
+		return costly{off: off, why: fmt.Sprintf("one line opens %d nested blocks, over the limit of %d", d, MaxDepth), whole: true}, true
 	}
 	if isBlank(s[p.qEnd:]) || isThematicBreak(s[p.qEnd:], p.q > 0) {
 		return c.endBlock()
@@ -145,6 +157,9 @@ func (c *costScan) line(s string, off int) (costly, bool) {
 	// stay open, and a later line with more '>' is still in them.
 	c.q = max(c.q, p.q)
 	c.inline(text, c.size+len(s)-len(text))
+	if c.links > maxParagraphLinks {
+		return costly{off: c.start, why: fmt.Sprintf("a paragraph holds more than %d wikilinks, too many to publish as links; its links are not read", maxParagraphLinks), whole: true}, true
+	}
 	c.size += len(s) + 1
 	c.lines++
 	if heading {
@@ -207,7 +222,7 @@ func (c *costScan) endBlock() (costly, bool) {
 	m, d, o := c.size, c.delims, c.scans/16+c.openCodeSpans()
 	work := d*d + o*(m+lineCost*c.lines)
 	start := c.start
-	c.inBlock, c.size, c.lines, c.delims, c.scans, c.ticks = false, 0, 0, 0, 0, c.ticks[:0]
+	c.inBlock, c.size, c.lines, c.delims, c.scans, c.ticks, c.links = false, 0, 0, 0, 0, c.ticks[:0], 0
 	if work > inlineCostPerByte*m {
 		return costly{off: start, why: fmt.Sprintf("a paragraph of %d bytes holds %d emphasis or link openers and %d links or code spans that do not close nearby, which a markdown parser matches in quadratic time", m, d, o)}, true
 	}
@@ -256,6 +271,7 @@ func (c *costScan) inline(t string, at int) {
 			}
 		case '[':
 			if n := wikilinkLen(t[k:]); n > 0 {
+				c.links++
 				k += n - 1
 				continue
 			}

@@ -3,6 +3,7 @@ package parse
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -123,6 +124,10 @@ func (f *fields) float(key string) *float64 {
 	if !ok {
 		return nil
 	}
+	if t := inexact(v); t != "" {
+		f.report(key, note.Warning, "frontmatter-number-precision", "%s %s is a whole number a JSON number cannot hold exactly (over 2^53, it would be published as %s); left out", key, t, rounded(t))
+		return nil
+	}
 	n, ok := toFloat(v)
 	if !ok {
 		f.report(key, note.Error, "frontmatter-number", "%s must be a number, got %q", key, fmt.Sprint(v))
@@ -142,6 +147,40 @@ func toFloat(v any) (float64, bool) {
 		return n, err == nil && !math.IsNaN(n) && !math.IsInf(n, 0)
 	}
 	return 0, false
+}
+
+// inexact returns the text of v when v is a whole number that a float64,
+// and so a JSON number, cannot hold exactly (beyond 2^53, 9007199254740993
+// reads as 9007199254740992), else "". A number field is a float64: such
+// a value is left out rather than published changed. YAML and JSON keep
+// a whole number beyond int64 as its text.
+func inexact(v any) string {
+	var s string
+	switch x := v.(type) {
+	case int64:
+		if f := float64(x); f != 0x1p63 && int64(f) == x {
+			return ""
+		}
+		return strconv.FormatInt(x, 10)
+	case string:
+		s = strings.TrimPrefix(strings.TrimSpace(x), "+")
+	default:
+		return ""
+	}
+	i, ok := new(big.Int).SetString(s, 10)
+	if !ok {
+		return ""
+	}
+	if _, acc := new(big.Float).SetInt(i).Float64(); acc == big.Exact {
+		return ""
+	}
+	return s
+}
+
+// rounded is the decimal text of the float64 nearest to whole number t.
+func rounded(t string) string {
+	f, _ := strconv.ParseFloat(t, 64)
+	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
 func (f *fields) date(key string) time.Time {
@@ -175,6 +214,10 @@ func (f *fields) metrics(key string) map[string]float64 {
 	out := make(map[string]float64, len(m))
 	keys := sortedKeys(m)
 	for _, k := range keys {
+		if t := inexact(m[k]); t != "" {
+			f.report(key, note.Warning, "frontmatter-number-precision", "metric %s %s is a whole number a JSON number cannot hold exactly (over 2^53, it would be published as %s); left out", k, t, rounded(t))
+			continue
+		}
 		n, ok := toFloat(m[k])
 		if !ok {
 			f.report(key, note.Warning, "frontmatter-number", "metric %s must be a number, got %q; ignored", k, fmt.Sprint(m[k]))

@@ -37,82 +37,22 @@ type frontMatter struct {
 	dups []string
 }
 
-// fmBlock is the raw front matter found at the top of a note.
-type fmBlock struct {
-	format   string // "yaml" or "toml"
-	text     []byte
-	firstRow int // line of the first front matter line (after the delimiter)
-	bodyOff  int // byte offset of the body
-	bodyLine int // line of the first body line
-}
-
-// splitFrontMatter finds front matter delimited by --- (YAML) or +++ (TOML)
-// lines. It returns ok=false when the note has none; an error diagnostic
-// message when the block is never closed.
-//
-// Blank lines before the opening delimiter are skipped, as Hugo skips
-// them: a note that starts with an empty line and then "---" still has
-// front matter, so that its "private: true" is read, never published as
-// text.
-func splitFrontMatter(src []byte) (blk fmBlock, ok bool, problem string) {
-	skipped, blank := 0, 0
-	for {
-		l, _, found := bytes.Cut(src[skipped:], []byte("\n"))
-		if !found || len(bytes.TrimSpace(l)) > 0 {
-			break
-		}
-		skipped += len(l) + 1
-		blank++
-	}
-	first, rest, _ := bytes.Cut(src[skipped:], []byte("\n"))
-	delim := string(bytes.TrimSpace(first))
-	switch delim {
-	case "---":
-		blk.format = "yaml"
-	case "+++":
-		blk.format = "toml"
-	default:
-		return fmBlock{}, false, ""
-	}
-	off := skipped + len(first) + 1
-	if skipped+len(first) == len(src) {
-		return fmBlock{}, false, "front matter is never closed: add a " + delim + " line after it"
-	}
-	line := blank + 2
-	pos := 0
-	for pos <= len(rest) {
-		end := bytes.IndexByte(rest[pos:], '\n')
-		var l []byte
-		if end < 0 {
-			l = rest[pos:]
-		} else {
-			l = rest[pos : pos+end]
-		}
-		t := string(bytes.TrimRight(l, " \t"))
-		if t == delim || (blk.format == "yaml" && t == "...") {
-			blk.text = rest[:pos]
-			blk.firstRow = blank + 2
-			blk.bodyOff = off + pos + len(l) + 1
-			if end < 0 {
-				blk.bodyOff = len(src)
-			}
-			blk.bodyLine = line + 1
-			return blk, true, ""
-		}
-		if end < 0 {
-			break
-		}
-		pos += end + 1
-		line++
-	}
-	return fmBlock{}, false, "front matter is never closed: add a " + delim + " line after it"
-}
-
 // fmError is a problem in the front matter at an absolute line.
 type fmError struct {
 	line, col int
 	msg       string
 	rule      string
+}
+
+// decodeFrontMatter decodes front matter by its format.
+func decodeFrontMatter(blk fmBlock) (frontMatter, []fmError) {
+	switch blk.format {
+	case "toml":
+		return decodeTOML(blk)
+	case "json":
+		return decodeJSON(blk)
+	}
+	return decodeYAML(blk)
 }
 
 var yamlLineRE = regexp.MustCompile(`line (\d+)(?::|,)?\s*(?:column (\d+))?`)
@@ -126,7 +66,7 @@ func decodeYAML(blk fmBlock) (frontMatter, []fmError) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(blk.text, &doc); err != nil {
-		return fm, []fmError{yamlError(err, blk.firstRow)}
+		return fm, []fmError{yamlError(err, newYAMLLines(blk.text, blk.firstRow))}
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return fm, nil // empty front matter
@@ -136,9 +76,9 @@ func decodeYAML(blk fmBlock) (frontMatter, []fmError) {
 		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
 			return fm, nil
 		}
-		return fm, []fmError{{line: blk.firstRow - 1 + root.Line, col: root.Column, msg: "front matter must be a mapping of keys to values, not a " + nodeKindName(root), rule: "frontmatter-shape"}}
+		return fm, []fmError{{line: newYAMLLines(blk.text, blk.firstRow).line(root.Line), col: root.Column, msg: "front matter must be a mapping of keys to values, not a " + nodeKindName(root), rule: "frontmatter-shape"}}
 	}
-	d := yamlDecoder{base: blk.firstRow - 1}
+	d := yamlDecoder{lines: newYAMLLines(blk.text, blk.firstRow)}
 	// The root mapping is depth 0, as in decodeTOML and flowDepth: a
 	// top-level "key: value" is one level deep.
 	fm.values, fm.lines = d.mapping(root, 0)
@@ -192,20 +132,20 @@ func nodeKindName(n *yaml.Node) string {
 
 // yamlError turns a yaml.v3 error into a positioned problem. yaml.v3 counts
 // lines from the start of the front matter text; we add the offset.
-func yamlError(err error, firstRow int) fmError {
+func yamlError(err error, lines yamlLines) fmError {
 	msg := err.Error()
 	var te *yaml.TypeError
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		msg = te.Errors[0]
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
-	e := fmError{line: firstRow, msg: "invalid YAML front matter: " + msg, rule: "frontmatter-yaml"}
+	e := fmError{line: lines.first, msg: "invalid YAML front matter: " + msg, rule: "frontmatter-yaml"}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		if isParserError(msg) {
 			n++ // yaml.v3 numbers parser errors from 0, scanner errors from 1
 		}
-		e.line = firstRow - 1 + n
+		e.line = lines.line(n)
 		if m[2] != "" {
 			e.col, _ = strconv.Atoi(m[2])
 		}
@@ -236,12 +176,12 @@ func isParserError(msg string) bool {
 }
 
 type yamlDecoder struct {
-	base int
-	errs []fmError
+	lines yamlLines
+	errs  []fmError
 }
 
 func (d *yamlDecoder) fail(n *yaml.Node, rule, format string, args ...any) {
-	d.errs = append(d.errs, fmError{line: d.base + n.Line, col: n.Column, msg: fmt.Sprintf(format, args...), rule: rule})
+	d.errs = append(d.errs, fmError{line: d.lines.line(n.Line), col: n.Column, msg: fmt.Sprintf(format, args...), rule: rule})
 }
 
 func (d *yamlDecoder) mapping(n *yaml.Node, depth int) (map[string]any, map[string]int) {
@@ -257,7 +197,7 @@ func (d *yamlDecoder) mapping(n *yaml.Node, depth int) (map[string]any, map[stri
 			d.fail(k, "frontmatter-duplicate-key", "duplicate key %q (first defined on line %d); the first value is kept", k.Value, prev)
 			continue
 		}
-		lines[k.Value] = d.base + k.Line
+		lines[k.Value] = d.lines.line(k.Line)
 		out[k.Value] = d.value(v, depth+1)
 	}
 	return out, lines
@@ -302,8 +242,9 @@ func scalar(n *yaml.Node) any {
 			return i
 		}
 	case "!!float":
-		// NaN and infinities stay text: JSON cannot hold them.
-		if f, err := strconv.ParseFloat(n.Value, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+		// NaN and infinities stay text: JSON cannot hold them; so does a
+		// whole number beyond int64 that a float cannot hold exactly.
+		if f, err := strconv.ParseFloat(n.Value, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) && inexact(n.Value) == "" {
 			return f
 		}
 	}

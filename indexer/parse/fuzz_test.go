@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode"
@@ -45,6 +46,25 @@ var fuzzSeeds = []string{
 	"a\xffb\r\n\xfe",
 	"\r\r\n\n\r",
 	"## Context\n\n{{< shortcode >}}\n",
+	// Every way a note may open front matter (SPEC §6).
+	"{\"title\": \"J\", \"private\": true}\nbody\n",
+	"{\n\"a\": {\"b\": [1, 2.5, 1e400, 99999999999999999999, null]}\n}\n",
+	"{\"a\": \"}\\\"{\"} tail\n",
+	"{\"a\":1,\"a\":2}",
+	"{",
+	"{}",
+	"{TODO}\n",
+	"{{< x >}}\n",
+	"----\nprivate: true\n----\n",
+	"++++\nprivate = true\n+++\n",
+	"<!-- c -->\n---\nprivate: true\n---\n",
+	"<!--\n---\ntitle: x\n---\n-->\nbody\n",
+	"<!--\n---\n",
+	"<!-- a --> b\n---\nprivate: true\n---\n",
+	"\u200b---\nprivate: true\n---\n",
+	"\n\ufeff---\nprivate: true\n-\u2060--\n",
+	"\u2028\u2029---\nx: 1\n---",
+	"---\nnull\n---\n",
 }
 
 func FuzzParse(f *testing.F) {
@@ -241,41 +261,47 @@ func FuzzFrontMatter(f *testing.F) {
 		// The text sits between the delimiter lines; errors at the end of
 		// the input point at the closing one.
 		lineCount := countLines(text) + 2
-		blk := fmBlock{text: text, firstRow: 2}
-		for _, decode := range []func(fmBlock) (frontMatter, []fmError){decodeYAML, decodeTOML} {
+		blk := fmBlock{text: text, openLine: 1, firstRow: 2}
+		for _, decode := range []func(fmBlock) (frontMatter, []fmError){decodeYAML, decodeTOML, decodeJSON} {
 			fm, errs := decode(blk)
 			checkDecoded(t, fm, errs, lineCount)
 		}
 	})
 }
 
-func checkBlock(t *testing.T, src []byte, blk fmBlock, problem string) {
+func checkBlock(t *testing.T, src []byte, blk fmBlock, problem *fmError) {
 	t.Helper()
-	if problem != "" {
-		t.Fatalf("split found front matter and a problem %q", problem)
+	if problem != nil {
+		t.Fatalf("split found front matter and a problem %+v", problem)
 	}
-	if blk.format != "yaml" && blk.format != "toml" {
+	if blk.format != "yaml" && blk.format != "toml" && blk.format != "json" {
 		t.Fatalf("format %q", blk.format)
 	}
-	if blk.bodyOff < 0 || blk.bodyOff > len(src) || blk.firstRow < 2 || blk.bodyLine <= blk.firstRow {
+	if blk.bodyOff < 0 || blk.bodyOff > len(src) || blk.openLine < 1 || blk.firstRow < blk.openLine || blk.bodyLine < blk.firstRow {
 		t.Fatalf("block out of range: %+v (len %d)", blk, len(src))
 	}
-	// Only blank lines come before the opening delimiter, and the front
-	// matter is the text after it.
+	// Only blank lines, invisible characters and HTML comments come
+	// before the opening line, which is a fence or opens a JSON object.
 	ls := bytes.SplitAfter(src, []byte("\n"))
 	start := 0
-	for _, l := range ls[:blk.firstRow-2] {
-		if len(bytes.TrimSpace(l)) > 0 {
-			t.Fatalf("line %q before the front matter is not blank", l)
-		}
+	for _, l := range ls[:blk.openLine-1] {
 		start += len(l)
 	}
-	if d := string(bytes.TrimSpace(ls[blk.firstRow-2])); d != "---" && d != "+++" {
-		t.Fatalf("line %d, %q, is not a delimiter", blk.firstRow-1, d)
+	before := htmlCommentRE.ReplaceAll(src[:start], nil)
+	if s, _, _ := shown(before); len(bytes.TrimSpace(bytes.ReplaceAll(s, []byte("<!--"), nil))) > 0 {
+		t.Fatalf("text %q before the front matter", s)
 	}
-	start += len(ls[blk.firstRow-2])
-	if !bytes.HasPrefix(src[start:], blk.text) {
-		t.Fatalf("front matter text %q is not the text after the opening delimiter", blk.text)
+	open, _, _ := shown(ls[blk.openLine-1])
+	c, _ := fenceOf(open)
+	switch {
+	case blk.format == "json":
+		if !opensJSON(open) || !bytes.HasPrefix(blk.text, []byte("{")) || !bytes.HasSuffix(blk.text, []byte("}")) {
+			t.Fatalf("JSON front matter %q on line %q", blk.text, open)
+		}
+	case c == 0 || blk.firstRow != blk.openLine+1:
+		t.Fatalf("line %d, %q, is not a fence", blk.openLine, open)
+	case !bytes.HasPrefix(src[start+len(ls[blk.openLine-1]):], blk.text):
+		t.Fatalf("front matter text %q is not the text after the opening fence", blk.text)
 	}
 	// The body starts on bodyLine, unless the closing delimiter ended the
 	// file without a newline, when there is no body line at all.
@@ -284,6 +310,9 @@ func checkBlock(t *testing.T, src []byte, blk fmBlock, problem string) {
 		t.Fatalf("body line %d, but %d newlines precede the body", blk.bodyLine, nl)
 	}
 }
+
+// htmlCommentRE is a closed HTML comment.
+var htmlCommentRE = regexp.MustCompile(`(?s)<!--.*?-->`)
 
 func checkDecoded(t *testing.T, fm frontMatter, errs []fmError, lineCount int) {
 	t.Helper()

@@ -134,35 +134,32 @@ func position(src []byte, off int) (line, col int) {
 func (s *state) frontMatter(src []byte) (frontMatter, []byte, int) {
 	empty := frontMatter{values: map[string]any{}, lines: map[string]int{}, start: 1}
 	blk, ok, problem := splitFrontMatter(src)
-	if problem != "" {
-		s.diags.Report(s.path, 1, 1, note.Error, "frontmatter-unclosed", "%s", problem)
-		s.unreadable = 1
+	if problem != nil {
+		s.diags.Report(s.path, problem.line, problem.col, note.Error, problem.rule, "%s", problem.msg)
+		s.unreadable = problem.line
 		return empty, src, 1
 	}
 	if !ok {
 		return empty, src, 1
 	}
-	if blk.firstRow > 2 {
-		s.diags.Report(s.path, blk.firstRow-1, 1, note.Warning, "frontmatter-leading-blank", "front matter starts on line %d, after blank lines; other tools may read it as text, so start the note with it", blk.firstRow-1)
+	for _, w := range blk.warnings {
+		s.diags.Report(s.path, w.line, w.col, note.Warning, w.rule, "%s", w.msg)
 	}
 	body := src[blk.bodyOff:]
 	if len(blk.text) > MaxFrontMatterBytes {
-		s.diags.Report(s.path, blk.firstRow-1, 1, note.Error, "frontmatter-too-large", "front matter is %d bytes, over the limit of %d; it is ignored", len(blk.text), MaxFrontMatterBytes)
-		s.unreadable = blk.firstRow - 1
+		s.diags.Report(s.path, blk.openLine, 1, note.Error, "frontmatter-too-large", "front matter is %d bytes, over the limit of %d; it is ignored", len(blk.text), MaxFrontMatterBytes)
+		s.unreadable = blk.openLine
 		return empty, body, blk.bodyLine
 	}
-	var fm frontMatter
-	var errs []fmError
-	if blk.format == "yaml" {
-		fm, errs = decodeYAML(blk)
-	} else {
-		fm, errs = decodeTOML(blk)
-	}
+	fm, errs := decodeFrontMatter(blk)
 	for _, e := range errs {
 		s.diags.Report(s.path, e.line, e.col, note.Error, e.rule, "%s", e.msg)
 		if s.unreadable == 0 && e.rule != "frontmatter-duplicate-key" {
 			s.unreadable = e.line
 		}
+	}
+	if len(errs) == 0 && len(fm.values) == 0 {
+		s.diags.Report(s.path, blk.openLine, 1, note.Warning, "frontmatter-empty", "front matter is empty (or null): the note has no title, type or other keys; write them, or leave the front matter out")
 	}
 	return fm, body, blk.bodyLine
 }

@@ -1,9 +1,14 @@
 package parse
 
 import (
+	"bytes"
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 
 	"github.com/engramhq/engram/indexer/note"
 )
@@ -136,4 +141,50 @@ func describe(v any) string {
 		return "a " + typeName(v)
 	}
 	return fmt.Sprintf("%v", v)
+}
+
+// privacyLineRE is a line that reads as a front matter key and its
+// value, in YAML, TOML or JSON: "private: true", "Private = yes",
+// `"privte": 1,`.
+var privacyLineRE = regexp.MustCompile(`^\s*["']?([^\s"':=]+)["']?\s*[:=]\s*["']?([^"']*?)["']?\s*,?\s*$`)
+
+// misplacedPrivacy withholds a note whose text holds a line that reads
+// as front matter saying it is private, outside code: front matter
+// written below a first line of text ("Title", "---", "private: true",
+// "---", which markdown reads as two headings), or left in a comment.
+// Only front matter at the top is read as such, but the author meant the
+// note private. A note withheld already needs no second reason.
+func (w *walker) misplacedPrivacy(doc ast.Node) {
+	if w.s.n.Private {
+		return
+	}
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		switch n.Kind() {
+		case ast.KindFencedCodeBlock, ast.KindCodeBlock:
+			return ast.WalkSkipChildren, nil
+		case ast.KindParagraph, ast.KindTextBlock, ast.KindHeading, ast.KindHTMLBlock:
+			if entering && w.privacyLine(n.Lines()) {
+				return ast.WalkStop, nil
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+// privacyLine reports, and withholds the note for, the first of lines
+// that reads as a privacy key set to true.
+func (w *walker) privacyLine(lines *text.Segments) bool {
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		m := privacyLineRE.FindSubmatch(seg.Value(w.b.src))
+		if m == nil || (string(m[1]) != privacyKey && !NearPrivacyKey(string(m[1]))) {
+			continue
+		}
+		if private, clear := PrivateValue(string(m[2])); private && clear {
+			w.s.n.Private = true
+			w.report(seg.Start, note.Warning, "private-misplaced", "this line reads as front matter saying %s, but front matter is read only at the top of a note; the note is withheld as private: move the key into the front matter, or write the line as code to publish the note", bytes.TrimSpace(m[0]))
+			return true
+		}
+	}
+	return false
 }

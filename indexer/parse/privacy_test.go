@@ -177,3 +177,62 @@ func TestNumbersKeepSourceText(t *testing.T) {
 		})
 	}
 }
+
+// TestPrivacyMisplaced: a line that reads as front matter saying the note
+// is private, below the top ("Title", "---", "private: true", "---":
+// markdown's two headings), withholds the note; the same words in code,
+// in prose or saying false do not.
+func TestPrivacyMisplaced(t *testing.T) {
+	checkPrivacy(t, []privacyCase{
+		{"bad-after-title", lines("Title", "---", "private: true", "---", keptText), true, "private-misplaced", 3},
+		{"bad-after-front-matter", lines("---", "title: x", "---", "", "---", "Private: yes", "---", keptText), true, "private-misplaced", 6},
+		{"bad-json", lines("Notes", "", `  "private": true,`, keptText), true, "private-misplaced", 3},
+		{"bad-toml", lines("Notes", "", "+++", "privte = 1", "+++", keptText), true, "private-misplaced", 4},
+		{"bad-in-comment", lines("Notes", "", "<!--", "private: on", "-->", keptText), true, "private-misplaced", 4},
+		{"bad-heading", lines("## private: true", keptText), true, "private-misplaced", 1},
+		{"good-prose", lines("Private: notes about the launch", keptText), false, "", 0},
+		{"good-sentence", lines("Set private: true in the front matter to hide a note.", keptText), false, "", 0},
+		{"good-false", lines("Title", "---", "private: false", "---", keptText), false, "", 0},
+		{"good-code", lines("```yaml", "private: true", "```", keptText), false, "", 0},
+		{"good-indented-code", lines("Text", "", "    private: true", keptText), false, "", 0},
+		{"good-front-matter", lines("---", "private: false", "---", "private: false", keptText), false, "", 0},
+	})
+}
+
+// TestWholeNumbersExact: a whole number a float64 cannot hold exactly
+// (over 2^53) is never published changed: in a number field (metrics,
+// duration_minutes) it is reported and left out, in a text field or an
+// extra key it is kept exactly.
+func TestWholeNumbersExact(t *testing.T) {
+	for _, tc := range []struct{ name, src string }{
+		{"yaml", lines("---", "title: 9007199254740993", "type: episode", "outcome: success", "task: t", "duration_minutes: 9007199254740993",
+			"metrics:", "  exact: 9007199254740992", "  big: 9007199254740993", "  huge: 99999999999999999999", `  text: "-9007199254740995"`,
+			"big: 9007199254740993", "huge: 99999999999999999999", "---")},
+		{"json", lines(`{"title": 9007199254740993, "type": "episode", "outcome": "success", "task": "t", "duration_minutes": 9007199254740993,`,
+			`"metrics": {"exact": 9007199254740992, "big": 9007199254740993, "huge": 99999999999999999999, "text": "-9007199254740995"},`,
+			`"big": 9007199254740993, "huge": 99999999999999999999}`)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n, diags, err := New(Roots{}).Parse("notes/n.md", []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			precision := 0
+			for _, d := range diags {
+				if d.Rule != "frontmatter-number-precision" || d.Severity != note.Warning {
+					t.Errorf("unexpected diagnostic %v", d)
+				}
+				precision++
+			}
+			if precision != 4 {
+				t.Errorf("%d precision warnings, want 4 (duration_minutes and three metrics): %v", precision, diags)
+			}
+			if e := n.Episode; e.DurationMinutes != nil || !reflect.DeepEqual(e.Metrics, map[string]float64{"exact": 1 << 53}) {
+				t.Errorf("duration %v, metrics %v: want none, and exact 2^53 alone", e.DurationMinutes, e.Metrics)
+			}
+			if n.Title != "9007199254740993" || n.Extra["big"] != int64(9007199254740993) || n.Extra["huge"] != "99999999999999999999" {
+				t.Errorf("title %q, extra %#v: want the numbers as written", n.Title, n.Extra)
+			}
+		})
+	}
+}

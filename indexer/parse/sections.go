@@ -58,7 +58,9 @@ func (s *state) body(md gparser.Parser, src []byte, firstLine int) {
 	}
 	doc := parseMarkdown(md, src)
 	w := &walker{s: s, b: b}
+	w.skipTitle(doc)
 	walkText(doc, w.links)
+	w.misplacedPrivacy(doc)
 	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c.Kind() {
 		case ast.KindHeading:
@@ -73,8 +75,9 @@ func (s *state) body(md gparser.Parser, src []byte, firstLine int) {
 
 // withinBudget reports markdown that costs more than linear time to parse
 // or render (SPEC §6): the site shows it as plain text. When its block
-// structure is the problem, the body is not parsed at all: it is kept as
-// one section of text, with no observations, relations or links read.
+// structure or its number of links is the problem, the body is not parsed
+// at all: it is kept as one section of text, with no observations,
+// relations or links read.
 func (s *state) withinBudget(b *body) bool {
 	for _, f := range s.markdownFields() {
 		if c, over := markdownCost(f.text); over {
@@ -87,7 +90,7 @@ func (s *state) withinBudget(b *body) bool {
 	}
 	line, col := b.pos(c.off)
 	s.diags.Report(s.path, line, col, note.Warning, "markdown-cost", "%s; shown as plain text", c.why)
-	if !c.deep {
+	if !c.whole {
 		return true
 	}
 	if md := strings.TrimSpace(string(b.src)); md != "" {
@@ -117,8 +120,7 @@ func (w *walker) heading2or3(h *ast.Heading) {
 	if h.Lines().Len() == 0 {
 		return
 	}
-	first := h.Lines().At(0).Start
-	line, _ := w.b.pos(first)
+	line, _ := w.b.pos(h.Lines().At(0).Start)
 	rel := line - w.b.firstLine
 	switch {
 	case h.Level == 2:
@@ -127,13 +129,31 @@ func (w *walker) heading2or3(h *ast.Heading) {
 		w.heading = headingText(h, w.b.src)
 		w.kind = w.sectionKind(w.heading)
 		w.headLine = line
-		w.start = rel + 1
-		if !strings.HasPrefix(strings.TrimLeft(w.b.lineText(rel), " "), "#") {
-			w.start = rel + h.Lines().Len() + 1 // setext: skip the underline
-		}
+		w.start = w.after(h)
 	case h.Level == 3 && w.kind == secDecisions:
 		w.closeDecision()
 		w.openDecision(headingText(h, w.b.src), line)
+	}
+}
+
+// after is the body line (0-based) after a heading that has text: after
+// its underline when it is a setext heading.
+func (w *walker) after(h *ast.Heading) int {
+	line, _ := w.b.pos(h.Lines().At(0).Start)
+	rel := line - w.b.firstLine
+	if strings.HasPrefix(strings.TrimLeft(w.b.lineText(rel), " "), "#") {
+		return rel + 1
+	}
+	return rel + h.Lines().Len() + 1
+}
+
+// skipTitle leaves out a level-1 heading that starts the body and says
+// the note's title: the page shows the title already. Any other heading
+// is text of the note, kept.
+func (w *walker) skipTitle(doc ast.Node) {
+	h, ok := doc.FirstChild().(*ast.Heading)
+	if ok && h.Level == 1 && h.Lines().Len() > 0 && strings.EqualFold(headingText(h, w.b.src), w.s.n.Title) {
+		w.start = w.after(h)
 	}
 }
 
@@ -154,7 +174,9 @@ func (w *walker) sectionKind(heading string) sectionKind {
 	return k
 }
 
-// flush keeps the text of a prose section, up to body line end.
+// flush keeps the text of a prose section, up to body line end. A
+// heading with nothing under it is kept too: it is text the author wrote
+// ("Title" underlined by "---" is one).
 func (w *walker) flush(end int) {
 	if w.kind != secProse {
 		return
@@ -164,10 +186,7 @@ func (w *walker) flush(end int) {
 		lines = append(lines, w.b.lineText(i))
 	}
 	md := strings.TrimSpace(strings.Join(lines, "\n"))
-	if w.heading == "" {
-		md = dropTitleHeading(md)
-	}
-	if md == "" {
+	if md == "" && w.heading == "" {
 		return
 	}
 	line := w.headLine
@@ -175,16 +194,6 @@ func (w *walker) flush(end int) {
 		line = w.b.firstLine
 	}
 	w.s.n.Sections = append(w.s.n.Sections, note.Section{Heading: w.heading, Markdown: md, Line: line})
-}
-
-// dropTitleHeading removes a leading "# Title" line: the page shows the
-// title already.
-func dropTitleHeading(md string) string {
-	first, rest, _ := strings.Cut(md, "\n")
-	if strings.HasPrefix(first, "# ") {
-		return strings.TrimSpace(rest)
-	}
-	return md
 }
 
 func (w *walker) list(l ast.Node) {
