@@ -34,8 +34,9 @@ import (
 
 // cacheFormat changes whenever the files of the cache change shape or
 // meaning (8: the similarity model weighs the whole record, issue 12;
-// 9: pending.json, issue 15).
-const cacheFormat = 9
+// 9: pending.json, issue 15; 10: text flagged for memory poisoning is
+// withheld, issue 29).
+const cacheFormat = 10
 
 // Part is a part of a snapshot; a query reads only the parts it needs.
 type Part int

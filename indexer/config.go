@@ -51,6 +51,13 @@ type Config struct {
 		// time are left out of the output, and engram prune removes them.
 		RetentionDays *int `toml:"retention_days"`
 	} `toml:"events"`
+	Poisoning struct {
+		// Allow lists the fingerprints of memory-poisoning findings that
+		// are meant (a note about prompt injection quotes one), reviewed
+		// in the repository as .gitleaksignore is for secrets: each
+		// fingerprint is printed with its finding.
+		Allow []string `toml:"allow"`
+	} `toml:"poisoning"`
 }
 
 // Validate fills defaults and reports values that cannot work.
@@ -113,6 +120,11 @@ func (c *Config) Validate() error {
 	}
 	if *c.Events.RetentionDays < 1 {
 		return fmt.Errorf("events.retention_days must be at least 1 day")
+	}
+	for _, a := range c.Poisoning.Allow {
+		if strings.TrimSpace(a) == "" {
+			return fmt.Errorf("poisoning.allow holds an empty fingerprint; each entry is a fingerprint that engram check printed")
+		}
 	}
 	for k, v := range c.TTL {
 		if v <= 0 || v != v {

@@ -70,8 +70,9 @@ var layers = [][]string{
 	// reading: files and history, secrets, notes
 	{"indexer/source", "indexer/secrets", "indexer/parse"},
 	// the other inputs: execution events, session logs, ai-agents
-	// files; and the generator of test repositories
-	{"indexer/events", "indexer/extract", "indexer/aiagents", "indexer/gen"},
+	// files; the generator of test repositories; and the memory-poisoning
+	// detector, which reads parsed notes
+	{"indexer/events", "indexer/extract", "indexer/aiagents", "indexer/gen", "indexer/poison"},
 	// what is computed from the notes
 	{"indexer/causal", "indexer/related", "indexer/lessons"},
 	// the documents of the API, and the ai-agents files engram writes

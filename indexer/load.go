@@ -17,6 +17,7 @@ import (
 	"github.com/engramhq/engram/indexer/lessons"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/parse"
+	"github.com/engramhq/engram/indexer/poison"
 	"github.com/engramhq/engram/indexer/related"
 	"github.com/engramhq/engram/indexer/search"
 	"github.com/engramhq/engram/indexer/secrets"
@@ -98,10 +99,19 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		return nil, err
 	}
 
+	clock.start("poisoning")
+	poisoned := poison.Check(notes, func(p string) ([]byte, error) { return fs.ReadFile(repo.FS, p) }, cfg.Poisoning.Allow)
+	diags = append(diags, poisoned.Diags...)
+	diags = append(diags, unusedAllows(repo.FS, poisoned.Unused)...)
+	if n := countTrue(poisoned.Poisoned); n > 0 {
+		counts["poisoned"] = n
+	}
+
 	clock.start("graph")
 	g := causal.Build(notes, causal.Options{
 		AntipatternMaxSuccess:     *cfg.Antipatterns.MaxSuccess,
 		AntipatternMinOccurrences: *cfg.Antipatterns.MinOccurrences,
+		Poisoned:                  poisoned.Poisoned,
 	})
 	diags = append(diags, g.Diags...)
 	note.SortDiagnostics(diags)
@@ -114,6 +124,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 			Commit: repo.Head, ReferenceTime: ref, Notes: notes, Meta: meta, Graph: g,
 			Feedback: feedback, Decay: cfg.decay(), Diagnostics: public(diags, private), Lessons: clusterLessons(notes, meta),
 			Events: kept, RetentionDays: *cfg.Events.RetentionDays, Related: related.Find(notes),
+			Poisoning: flagged(poisoned.Findings),
 		},
 		Diagnostics: diags,
 		Counts:      counts,
@@ -164,6 +175,50 @@ func unallowed(found []secrets.Finding) []secrets.Finding {
 		}
 	}
 	return out
+}
+
+// flagged keeps, of each note's poisoning findings, those the allow list
+// does not name: what the note is flagged for.
+func flagged(findings [][]poison.Finding) [][]poison.Finding {
+	out := make([][]poison.Finding, len(findings))
+	for i, fs := range findings {
+		for _, f := range fs {
+			if !f.Allowed {
+				out[i] = append(out[i], f)
+			}
+		}
+	}
+	return out
+}
+
+// unusedAllows reports, at its line of engram.toml, each allowed
+// fingerprint that names no finding: the text changed or went, and the
+// entry allows nothing (or, after a rename, no longer what was reviewed).
+func unusedAllows(fsys fs.FS, unused []string) []note.Diagnostic {
+	if len(unused) == 0 {
+		return nil
+	}
+	data, _ := fs.ReadFile(fsys, ConfigFile)
+	var diags note.Diagnostics
+	for _, u := range unused {
+		line, col := 1, 1
+		if i := strings.Index(string(data), u); i >= 0 {
+			line = strings.Count(string(data[:i]), "\n") + 1
+			col = i - strings.LastIndex(string(data[:i]), "\n")
+		}
+		diags.Report(ConfigFile, line, col, note.Warning, "poisoning-allow-unused", "poisoning.allow names %q, which matches no text: the text changed or is gone; remove the entry (or allow the new fingerprint engram check prints)", u)
+	}
+	return diags
+}
+
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }
 
 // clusterLessons clusters the lessons of every episode (SPEC §3).

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"cmp"
 	"math"
 	"sort"
 
@@ -64,22 +65,26 @@ type healthView struct {
 	DefaultRateRefs    []export.Ref `json:"default_rate_refs"`
 	FixtureEpisodeRefs []export.Ref `json:"fixture_episode_refs"`
 	EmptyEpisodeRefs   []export.Ref `json:"empty_episode_refs"`
+	PoisoningRefs      []export.Ref `json:"poisoning_refs"`
 	IsolatedPercent    float64      `json:"isolated_percent"`
 	ConsecutivePercent float64      `json:"consecutive_percent"`
 }
 
 func health(s *export.Site) healthView {
-	urls := map[string]string{}
+	urls, types := map[string]string{}, map[string]string{}
 	for _, p := range s.Patterns {
-		urls[p.ID] = p.URL
+		urls[p.ID], types[p.ID] = p.URL, p.Type
 	}
 	for _, e := range s.Episodes {
-		urls[e.ID] = e.URL
+		urls[e.ID], types[e.ID] = e.URL, "episode"
+	}
+	for _, n := range s.Notes {
+		urls[n.ID], types[n.ID] = n.URL, n.Type
 	}
 	refs := func(typ string, ids []string) []export.Ref {
 		out := []export.Ref{}
 		for _, id := range ids {
-			out = append(out, export.Ref{ID: id, Type: typ, URL: urls[id]})
+			out = append(out, export.Ref{ID: id, Type: cmp.Or(typ, types[id]), URL: urls[id]})
 		}
 		return out
 	}
@@ -87,5 +92,6 @@ func health(s *export.Site) healthView {
 	return healthView{Health: h, TautologyRefs: refs("pattern", h.Tautologies), PlaceholderRefs: refs("pattern", h.Placeholders),
 		FixtureRefs: refs("pattern", h.Fixtures), DefaultRateRefs: refs("pattern", h.DefaultRates),
 		FixtureEpisodeRefs: refs("episode", h.FixtureEpisodes), EmptyEpisodeRefs: refs("episode", h.EmptyEpisodes),
+		PoisoningRefs:   refs("", h.MemoryPoisoning),
 		IsolatedPercent: math.Round(h.IsolatedShare * 100), ConsecutivePercent: math.Round(h.LeadsToConsecutiveShare * 100)}
 }

@@ -5,7 +5,10 @@
 // tokenizer. When the candidates do not fit, the lowest-scored items are
 // dropped first, and every non-empty section keeps its best item for as
 // long as one item per section fits. Only advice worth taking goes in: a
-// pattern that graph health flags is never offered.
+// pattern that graph health flags is never offered. Nothing of a note
+// flagged for memory poisoning (text that addresses an agent with
+// instructions) goes in: not the note, not a lesson cluster with its
+// lesson, not its due date.
 package bootstrap
 
 import (
@@ -15,6 +18,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -365,6 +369,9 @@ func lessons(s *export.Site) []Item {
 	var out, once []Item
 	perEpisode := map[string]int{}
 	for _, l := range s.Lessons {
+		if len(l.Flags) > 0 {
+			continue // a wording is a lesson flagged for memory poisoning
+		}
 		if len(l.Episodes) >= 2 {
 			out = append(out, Item{URL: s.BaseURL + "lessons/", Score: l.Score,
 				Text: Cut(fmt.Sprintf("Recurring in %d episodes: %s", len(l.Episodes), sentence(l.Text)))})
@@ -387,7 +394,7 @@ func due(s *export.Site) []Item {
 	today := ref.UTC().Truncate(24 * time.Hour)
 	var out []Item
 	for _, d := range s.DueItems {
-		if d.Due.Before(today) || d.Due.After(ref.AddDate(0, 0, dueDays)) {
+		if slices.Contains(d.Flags, causal.FlagPoisoning) || d.Due.Before(today) || d.Due.After(ref.AddDate(0, 0, dueDays)) {
 			continue
 		}
 		out = append(out, Item{ID: d.ID, URL: d.URL, Score: 1, Text: fmt.Sprintf("%s: due %s", d.ID, d.Due.UTC().Format(time.DateOnly))})

@@ -33,10 +33,29 @@ const (
 	// declared with no evidence behind it, or contradicted by its evidence
 	// episodes' own outcomes (0.0 over episodes that each say success).
 	FlagDefaultRate = "default_rate"
+	// FlagPoisoning: a note with text that addresses an agent with
+	// instructions (memory poisoning: to ignore its instructions, run a
+	// downloaded script, skip review, send secrets away, or hidden in a
+	// comment or invisible characters), which indexer/poison finds and
+	// the repository has not allowed. Besides what every flag means, no
+	// text of the note is in the bootstrap, and answers to agents (MCP,
+	// the query commands) withhold the text found.
+	FlagPoisoning = "memory_poisoning"
 )
 
 // flagOrder is the order flags are listed in.
-var flagOrder = []string{FlagFixture, FlagEmpty, FlagTautology, FlagPlaceholder, FlagDefaultRate}
+var flagOrder = []string{FlagFixture, FlagEmpty, FlagTautology, FlagPlaceholder, FlagDefaultRate, FlagPoisoning}
+
+// noise are the flags that say a note is not real work (a fixture, an
+// empty episode), as opposed to dangerous text in real work.
+func noise(fs []string) bool {
+	for _, f := range fs {
+		if f == FlagFixture || f == FlagEmpty {
+			return true
+		}
+	}
+	return false
+}
 
 func sortFlags(fs []string) []string {
 	out := []string{}
@@ -185,13 +204,22 @@ func Placeholder(trigger, action string) bool {
 	return false
 }
 
-// episodeFlags flags the fixture and nearly empty episodes, before the
-// statistics leave them out of the evidence.
+// episodeFlags flags the fixture, nearly empty and poisoned episodes
+// (and the poisoned notes of other kinds), before the statistics leave
+// the flagged episodes out of the evidence.
 func (b *builder) episodeFlags() {
 	b.r.Flags = make([][]string, len(b.notes))
 	for i := range b.notes {
 		b.r.Flags[i] = EpisodeFlags(&b.notes[i])
+		if b.poisoned(i) {
+			b.r.Flags[i] = sortFlags(append(b.r.Flags[i], FlagPoisoning))
+		}
 	}
+}
+
+// poisoned reports whether the poisoning stage flagged note i.
+func (b *builder) poisoned(i int) bool {
+	return i < len(b.opt.Poisoned) && b.opt.Poisoned[i]
 }
 
 // contradicted finds a rate that is a default and not a measurement: the
@@ -235,6 +263,8 @@ func flagWords(fs []string) string {
 			out = append(out, "a test fixture")
 		case FlagEmpty:
 			out = append(out, "nearly empty")
+		case FlagPoisoning:
+			out = append(out, "flagged for memory poisoning")
 		default:
 			out = append(out, f)
 		}

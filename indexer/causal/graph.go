@@ -47,6 +47,10 @@ type Options struct {
 	// least AntipatternMinOccurrences is an antipattern (SPEC §3).
 	AntipatternMaxSuccess     float64
 	AntipatternMinOccurrences int
+	// Poisoned says, for each note, that the memory-poisoning stage
+	// (indexer/poison) found text in it that addresses an agent with
+	// instructions: the note is flagged FlagPoisoning. nil: none is.
+	Poisoned []bool
 }
 
 // DefaultOptions are SPEC §3's seed thresholds: success_rate <= 0.3 over
@@ -96,8 +100,8 @@ type Result struct {
 	Provenance Provenance
 	// Flags holds, for each note, what graph health found wrong with it
 	// (FlagFixture, FlagEmpty for episodes; FlagTautology, FlagPlaceholder,
-	// FlagFixture, FlagDefaultRate for patterns), in a fixed order; empty
-	// for other notes.
+	// FlagFixture, FlagDefaultRate for patterns; FlagPoisoning for any
+	// note), in a fixed order.
 	Flags [][]string
 	Diags note.Diagnostics
 }
@@ -247,7 +251,7 @@ func (b *builder) evidence(n *note.Note, ev note.Evidence) (ref EvidenceRef, ok,
 		return EvidenceRef{}, false, false
 	}
 	if fs := b.r.Flags[t]; len(fs) > 0 {
-		b.r.Diags.Report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-fixture", "evidence [[%s]] is %s; a fixture or nearly empty episode is not evidence, so it is not counted", ev.Target, flagWords(fs))
+		b.r.Diags.Report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-fixture", "evidence [[%s]] is %s; a flagged episode is not evidence, so it is not counted", ev.Target, flagWords(fs))
 		return EvidenceRef{}, false, true
 	}
 	if target.Episode.Outcome != "" && target.Episode.Outcome != ev.Outcome {

@@ -51,8 +51,11 @@ type Health struct {
 	// FixtureEpisodes and EmptyEpisodes are the episodes flagged so.
 	FixtureEpisodes []string
 	EmptyEpisodes   []string
-	Dangling        []Dangling
-	Cycles          [][]string
+	// Poisoned are the notes of every kind flagged for memory poisoning,
+	// by id.
+	Poisoned []string
+	Dangling []Dangling
+	Cycles   [][]string
 	// Duplicates are groups of paths whose titles are the same ignoring
 	// case and Unicode normalisation. The indexer refuses to publish them,
 	// so a published health.json always has none; `engram check` shows
@@ -91,6 +94,8 @@ func (h *Health) list(f string, episode bool) *[]string {
 		return &h.DefaultRates
 	case FlagEmpty:
 		return &h.EmptyEpisodes
+	case FlagPoisoning:
+		return &h.Poisoned
 	case FlagFixture:
 		if episode {
 			return &h.FixtureEpisodes
@@ -232,6 +237,9 @@ func (b *builder) patternFlags() {
 		if st.Source == "declared" || st.Contradicted {
 			fs = append(fs, FlagDefaultRate)
 		}
+		if b.poisoned(i) {
+			fs = append(fs, FlagPoisoning)
+		}
 		b.r.Flags[i] = sortFlags(fs)
 	}
 }
@@ -250,7 +258,7 @@ func (b *builder) fixtureTexts() map[string]bool {
 	}
 	for i := range b.notes {
 		e := b.notes[i].Episode
-		if e == nil || len(b.r.Flags[i]) == 0 {
+		if e == nil || !noise(b.r.Flags[i]) {
 			continue
 		}
 		add(e.Task)

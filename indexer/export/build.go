@@ -9,6 +9,7 @@ import (
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/events"
 	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/poison"
 	"github.com/engramhq/engram/indexer/related"
 )
 
@@ -40,6 +41,10 @@ type Input struct {
 	// oldest first; RetentionDays is the retention they were kept by.
 	Events        []events.Execution
 	RetentionDays int
+	// Poisoning holds, for each note, the texts flagged for memory
+	// poisoning (indexer/poison) that the repository does not allow; nil
+	// means none. The graph stage flags the same notes.
+	Poisoning [][]poison.Finding
 }
 
 // LessonCluster is a cluster of lessons that say the same thing (the
@@ -141,13 +146,15 @@ func diagnostics(ds []note.Diagnostic) []Diagnostic {
 // from the latest member's date; most recurring and recent first.
 func (x *exporter) lessons() []Lesson {
 	out := []Lesson{}
+	poisoned := x.poisonedLessons()
 	for _, c := range x.in.Lessons {
 		d := x.decay(float64(c.Count)/float64(c.Count+1), c.Latest, Feedback{})
 		related := c.Related
 		if related == nil {
 			related = []RelatedLesson{}
 		}
-		out = append(out, Lesson{Text: c.Text, Count: c.Count, Episodes: c.Episodes, Score: d.Score, Latest: formatTime(c.Latest), Wordings: c.Wordings, Related: related})
+		out = append(out, Lesson{Text: c.Text, Count: c.Count, Episodes: c.Episodes, Score: d.Score, Latest: formatTime(c.Latest), Wordings: c.Wordings, Related: related,
+			Flags: lessonFlags(c.Wordings, poisoned)})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out
@@ -158,7 +165,7 @@ func (x *exporter) dueItems() []DueItem {
 	var out []DueItem
 	for i := range x.in.Notes {
 		if n := &x.in.Notes[i]; !n.Due.IsZero() {
-			out = append(out, DueItem{ID: n.Title, URL: x.url(i), Due: n.Due})
+			out = append(out, DueItem{ID: n.Title, URL: x.url(i), Due: n.Due, Flags: x.flags(i)})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {

@@ -71,13 +71,16 @@ type Episode struct {
 	// claim. Listed on both episodes.
 	RelatedWork []RelatedWork `json:"related_work"`
 	// Flags are what graph health found wrong with the episode (SPEC §3):
-	// "fixture" (a test fixture) or "empty" (nothing beyond a task of two
-	// words). A flagged episode is never offered as similar and never
-	// counts as a pattern's evidence.
-	Flags    []string       `json:"flags"`
-	Sections []Section      `json:"sections,omitempty"`
-	Extra    map[string]any `json:"extra,omitempty"`
-	Source   Source         `json:"source"`
+	// "fixture" (a test fixture), "empty" (nothing beyond a task of two
+	// words), "memory_poisoning" (text that addresses an agent with
+	// instructions: Poisoning says where). A flagged episode is never
+	// offered as similar, never counts as a pattern's evidence, and is
+	// never in the bootstrap.
+	Flags     []string       `json:"flags"`
+	Poisoning []Poisoning    `json:"poisoning,omitempty"`
+	Sections  []Section      `json:"sections,omitempty"`
+	Extra     map[string]any `json:"extra,omitempty"`
+	Source    Source         `json:"source"`
 }
 
 // Similar is another episode like this one: the cosine similarity of
@@ -190,9 +193,11 @@ type Pattern struct {
 	Declared    Declared `json:"declared"`
 	Antipattern bool     `json:"antipattern"`
 	// Flags are what graph health found wrong (SPEC §3): "tautology",
-	// "placeholder", "fixture", "default_rate". A flagged pattern is never
-	// offered to agents as advice.
-	Flags []string `json:"flags"`
+	// "placeholder", "fixture", "default_rate", "memory_poisoning" (text
+	// that addresses an agent with instructions: Poisoning says where). A
+	// flagged pattern is never offered to agents as advice.
+	Flags     []string    `json:"flags"`
+	Poisoning []Poisoning `json:"poisoning,omitempty"`
 	// Decayed: raw is confidence plus the feedback priority; age runs from
 	// the latest evidence episode or last_validated, else created.
 	Decayed
@@ -277,8 +282,11 @@ type Health struct {
 	Fixtures     []string `json:"fixtures"`
 	DefaultRates []string `json:"default_rates"`
 	// The flagged episodes: test fixtures, and nearly empty ones.
-	FixtureEpisodes []string       `json:"fixture_episodes"`
-	EmptyEpisodes   []string       `json:"empty_episodes"`
+	FixtureEpisodes []string `json:"fixture_episodes"`
+	EmptyEpisodes   []string `json:"empty_episodes"`
+	// MemoryPoisoning are the notes of every kind with text that
+	// addresses an agent with instructions (each note's JSON says where).
+	MemoryPoisoning []string       `json:"memory_poisoning"`
 	Dangling        []DanglingLink `json:"dangling"`
 	Cycles          [][]string     `json:"cycles"`
 	Duplicates      [][]string     `json:"duplicates"`
@@ -348,8 +356,12 @@ type Note struct {
 	// session) or are about it (a concept), declared on either side.
 	Episodes []Ref `json:"episodes"`
 	// Pending: a thread or session note that no episode derives from yet.
-	Pending  bool      `json:"pending,omitempty"`
-	Sections []Section `json:"sections,omitempty"`
+	Pending bool `json:"pending,omitempty"`
+	// Flags are what graph health found wrong with the note (SPEC §3):
+	// "memory_poisoning", with Poisoning saying where.
+	Flags     []string    `json:"flags"`
+	Poisoning []Poisoning `json:"poisoning,omitempty"`
+	Sections  []Section   `json:"sections,omitempty"`
 	// Extra are the front matter keys engram does not read, passed
 	// through as written (SPEC §2).
 	Extra  map[string]any `json:"extra,omitempty"`
@@ -441,6 +453,9 @@ type Lesson struct {
 	// lesson (the related tier, docs/lessons.md), best first; never
 	// merged.
 	Related []RelatedLesson `json:"related"`
+	// Flags: "memory_poisoning" when a wording is a lesson flagged for
+	// it; such a cluster is never offered to an agent.
+	Flags []string `json:"flags,omitempty"`
 }
 
 // RelatedLesson names a related cluster by its wording. Opposite: one of
@@ -456,4 +471,7 @@ type DueItem struct {
 	ID  string
 	URL string
 	Due time.Time
+	// Flags are the note's flags: a flagged note is never due in the
+	// bootstrap.
+	Flags []string
 }

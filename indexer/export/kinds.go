@@ -29,6 +29,7 @@ func (x *exporter) episode(i int) Episode {
 		Backlinks:    x.backlinks(i),
 		Similar:      []Similar{},
 		Flags:        x.flags(i),
+		Poisoning:    x.poisoning(i),
 		RelatedWork:  x.relatedWork(i),
 		Sections:     sections(n, "Context"),
 		Extra:        n.Extra,
@@ -81,7 +82,7 @@ func (x *exporter) pattern(i int) Pattern {
 		Trigger: trigger, Action: action,
 		Occurrences: st.Occurrences, StatsSource: st.Source,
 		Declared: Declared{SuccessRate: n.Pattern.DeclaredRate, Occurrences: n.Pattern.DeclaredOccurrences},
-		Flags:    x.flags(i), Observations: x.observations(i),
+		Flags:    x.flags(i), Poisoning: x.poisoning(i), Observations: x.observations(i),
 		Tags: tagsOf(n), Evidence: []EvidenceRef{}, EdgesOut: []note.Edge{}, EdgesIn: []note.Edge{},
 		URL: x.url(i), JSONURL: x.jsonURL(i),
 		LastValidated: formatTime(n.Pattern.LastValidated),
@@ -172,6 +173,7 @@ func (x *exporter) note(i int) Note {
 		ID: n.Title, Title: n.Title, Type: typeOf(n), Tags: tagsOf(n), URL: x.url(i), JSONURL: x.jsonURL(i),
 		Observations: x.observations(i), Relations: x.relations(i), Links: x.links(i), Backlinks: x.backlinks(i),
 		Episodes: []Ref{}, Sections: sections(n), Extra: n.Extra, Source: x.source(i),
+		Flags: x.flags(i), Poisoning: x.poisoning(i),
 	}
 	pv := x.in.Graph.Provenance
 	if len(pv.Episodes) > i {
@@ -292,13 +294,13 @@ func (x *exporter) health() Health {
 		LeadsToConsecutive: h.LeadsToConsecutive, LeadsToConsecutiveShare: round(h.LeadsToConsecutiveShare),
 		EpisodePairs: h.EpisodePairs, EpisodePairsUnflagged: h.EpisodePairsUnflagged,
 		Tautologies: h.Tautologies, Placeholders: h.Placeholders, Fixtures: h.Fixtures, DefaultRates: h.DefaultRates,
-		FixtureEpisodes: h.FixtureEpisodes, EmptyEpisodes: h.EmptyEpisodes,
+		FixtureEpisodes: h.FixtureEpisodes, EmptyEpisodes: h.EmptyEpisodes, MemoryPoisoning: h.Poisoned,
 		Dangling: []DanglingLink{}, Cycles: h.Cycles, Duplicates: h.Duplicates,
 	}
 	for _, d := range h.Dangling {
 		out.Dangling = append(out.Dangling, DanglingLink{From: d.From, Target: d.Target})
 	}
-	for _, v := range []*[]string{&out.Tautologies, &out.Placeholders, &out.Fixtures, &out.DefaultRates, &out.FixtureEpisodes, &out.EmptyEpisodes} {
+	for _, v := range []*[]string{&out.Tautologies, &out.Placeholders, &out.Fixtures, &out.DefaultRates, &out.FixtureEpisodes, &out.EmptyEpisodes, &out.MemoryPoisoning} {
 		if *v == nil {
 			*v = []string{}
 		}

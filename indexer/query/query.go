@@ -83,17 +83,35 @@ type Node struct {
 }
 
 // FromSite takes a snapshot of a build's documents and the bootstrap's
-// candidates made from them.
+// candidates made from them. Text flagged for memory poisoning is
+// withheld (withhold.go).
 func FromSite(s *export.Site, boot bootstrap.Candidates) *Snapshot {
 	snap := &Snapshot{ReferenceTime: s.ReferenceTime, Commit: s.Manifest.Commit}
 	for _, e := range s.Episodes {
-		snap.Episodes = append(snap.Episodes, Episode{EpisodeSummary: e.EpisodeSummary, Decisions: e.Decisions})
+		if titlePoisoned(e.Poisoning) {
+			continue
+		}
+		ep := Episode{EpisodeSummary: e.EpisodeSummary, Decisions: e.Decisions}
+		withholdEpisode(&ep, e.Poisoning)
+		snap.Episodes = append(snap.Episodes, ep)
 	}
 	for _, p := range s.Patterns {
+		if titlePoisoned(p.Poisoning) {
+			continue
+		}
 		p.Relations, p.Links, p.Backlinks, p.Sections, p.Source, p.LastValidated = nil, nil, nil, nil, nil, ""
+		withholdPattern(&p)
 		snap.Patterns = append(snap.Patterns, p)
 	}
-	snap.Antipatterns = s.Antipatterns
+	if s.Antipatterns != nil {
+		snap.Antipatterns = []export.Pattern{}
+	}
+	for _, p := range s.Antipatterns {
+		if !titlePoisoned(p.Poisoning) {
+			withholdPattern(&p)
+			snap.Antipatterns = append(snap.Antipatterns, p)
+		}
+	}
 	snap.Bootstrap = boot
 	for _, n := range s.Graph.Nodes {
 		snap.Graph.Nodes = append(snap.Graph.Nodes, Node{ID: n.ID, Type: n.Type})
