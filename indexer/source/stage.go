@@ -2,6 +2,7 @@ package source
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/go-git/go-git/v5"
 )
@@ -24,4 +25,49 @@ func Stage(dir string, paths ...string) error {
 		}
 	}
 	return nil
+}
+
+// ListFiles lists the regular files of the working tree at dir as Open
+// walks it (symbolic links, submodules, .git and engram's own output left
+// out), whether git tracks them or not: what a write looks through for a
+// note that the one it writes would clash with. Paths are slash-separated,
+// relative to dir, sorted.
+func ListFiles(dir string) ([]string, error) {
+	root, err := resolveDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	t, err := walkTree(root)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", dir, err)
+	}
+	out := make([]string, len(t.files))
+	for i, f := range t.files {
+		out[i] = f.Path
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// IsTracked reports whether Open would list the file p of the memory
+// repository at dir (slash path relative to dir): in a git repository a
+// file in the index or in HEAD's tree, in a plain directory any file.
+func IsTracked(dir, p string) (bool, error) {
+	root, err := resolveDir(dir)
+	if err != nil {
+		return false, err
+	}
+	r, prefix, err := openGit(root)
+	if err != nil || r == nil {
+		return err == nil, err
+	}
+	idx, err := r.Storer.Index()
+	if err != nil {
+		return false, fmt.Errorf("read the git index: %w", err)
+	}
+	full := joinPrefix(prefix, p)
+	if _, err := idx.Entry(full); err == nil {
+		return true, nil
+	}
+	return inHeadTree(r)(full), nil
 }
