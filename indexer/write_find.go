@@ -2,184 +2,281 @@ package indexer
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/engramhq/engram/indexer/aiagents"
+	"github.com/engramhq/engram/indexer/causal"
+	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/parse"
+	"github.com/engramhq/engram/indexer/source"
 )
 
-// maxTitleBytes caps a title: a file name must fit every file system.
-const maxTitleBytes = 200
-
-// maxFieldBytes caps one field of a note to write: the front matter cap
-// of the parse stage, so that one runaway argument is refused by name
-// before the note is made.
-const maxFieldBytes = parse.MaxFrontMatterBytes
-
-// notePath is the file of a new note titled title in folder: the title
-// is the file name, so it must be one safe name, never a path.
-func notePath(folder, title string) (string, error) {
-	if err := checkTitle(title); err != nil {
-		return "", err
-	}
-	return path.Join(folder, title+".md"), nil
-}
-
-func checkTitle(title string) error {
-	switch {
-	case strings.TrimSpace(title) == "":
-		return fmt.Errorf("the title is empty: give one, such as EPISODE-2026-05-01-session-01 or PATTERN-retry-with-backoff")
-	case len(title) > maxTitleBytes:
-		return fmt.Errorf("the title is %d bytes, over the limit of %d: shorten it", len(title), maxTitleBytes)
-	case strings.ContainsAny(title, `/\`):
-		return fmt.Errorf("the title %q holds a / or \\: a title names one note, and is its file name, so it may not be a path; remove them", title)
-	case strings.HasPrefix(title, "."):
-		return fmt.Errorf("the title %q starts with a dot: start it with a letter or digit", title)
-	case strings.ContainsAny(title, `<>:"|?*`):
-		return fmt.Errorf("the title %q holds one of < > : \" | ? *, which some file systems refuse in a file name: remove it", title)
-	case title != strings.TrimSpace(title) || strings.HasSuffix(title, "."):
-		return fmt.Errorf("the title %q starts or ends with a space, or ends with a dot: remove it", title)
-	case strings.IndexFunc(title, unicode.IsControl) >= 0:
-		return fmt.Errorf("the title %q holds a control character (a line break or tab): remove it", title)
-	case reservedName(title):
-		return fmt.Errorf("the title %q is a reserved device name on Windows: choose another", title)
-	}
-	return nil
-}
-
-func reservedName(t string) bool {
-	base, _, _ := strings.Cut(strings.ToUpper(t), ".")
-	switch base {
-	case "CON", "PRN", "AUX", "NUL":
-		return true
-	}
-	return len(base) == 4 && (strings.HasPrefix(base, "COM") || strings.HasPrefix(base, "LPT")) && base[3] >= '1' && base[3] <= '9'
-}
-
-// checkFree refuses a new note whose file name differs only by case from
-// a file in its folder: two such notes are one slug, which a build
-// refuses (SPEC §6).
-func checkFree(repo, p string) error {
-	entries, err := os.ReadDir(filepath.Join(repo, filepath.FromSlash(path.Dir(p))))
-	if err != nil {
-		return nil // no folder yet: nothing in the way
-	}
-	base := path.Base(p)
-	for _, e := range entries {
-		if e.Name() != base && strings.EqualFold(e.Name(), base) {
-			return fmt.Errorf("%s differs only by case from %s, which exists: two notes would have one slug; use that title, or another", p, path.Join(path.Dir(p), e.Name()))
-		}
-	}
-	return nil
-}
-
-// found is a note the write path looked up by id.
+// found is a note of the repository as a build reads it.
 type found struct {
 	Path string // slash, relative to the repository
 	Src  []byte
 	Note note.Note
 }
 
-// findNote finds the markdown note whose title (or file name) is id,
-// case-insensitively, as a build resolves a wikilink: first where engram
-// puts notes (episodes/, patterns/, the top), then in every note of the
-// repository.
-func findNote(repo, id string) (found, error) {
-	if strings.TrimSpace(id) == "" || strings.ContainsRune(id, 0) {
-		return found{}, fmt.Errorf("no note named: give a note's title")
-	}
-	if checkTitle(id) == nil {
-		for _, dir := range []string{"episodes", "patterns", "."} {
-			if f, ok := readFound(repo, path.Join(dir, id+".md"), id); ok {
-				return f, nil
-			}
-		}
-	}
-	var hit found
-	err := filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return nil
-		case d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != repo:
-			return filepath.SkipDir
-		case d.IsDir() || !strings.HasSuffix(d.Name(), ".md") || hit.Path != "":
-			return nil
-		}
-		rel, err := filepath.Rel(repo, p)
-		if err == nil {
-			if f, ok := readFound(repo, filepath.ToSlash(rel), id); ok {
-				hit = f
-				return fs.SkipAll
-			}
-		}
-		return nil
-	})
-	if err != nil || hit.Path == "" {
-		return found{}, fmt.Errorf("no note is titled %q in %s: give the title of an existing note (engram search finds one)", id, repo)
-	}
-	return hit, nil
+// json reports whether the note is an ai-agents episode file, which
+// engram reads but never rewrites.
+func (f found) json() bool { return aiagents.IsEpisodeFile(f.Path) }
+
+// place is where a build publishes a note: its folder and slug. Two
+// notes at one place refuse the build (SPEC §6), as two of one title do.
+func place(n *note.Note) string { return export.Folder(n) + "/" + export.Slug(n.Title) }
+
+// noteIndex finds notes of the repository by title without parsing them
+// all (a build's parse stage takes a second at 10,000 notes; a write has
+// a tenth of that): each note file's bytes are searched first for what
+// any note titled so must hold (mayHold), and only those that may are
+// parsed, as the build parses them.
+type noteIndex struct {
+	root   string
+	name   string // the repository as the user gave it, for messages
+	parser *parse.Parser
+	files  []string
+	// lower are the files' bytes with ASCII letters in lower case, and
+	// escaped marks the files whose title may not be in them as written
+	// (escapes, control characters), read once per write.
+	lower   [][]byte
+	escaped []bool
+	// planned are the notes this write is about to write: they clash
+	// with one another as with the repository's.
+	planned []found
 }
 
-// readFound reads the note at p and reports whether it is the note id.
-func readFound(repo, p, id string) (found, bool) {
-	f, ok := readNote(filepath.Join(repo, filepath.FromSlash(p)), p, func(src []byte) bool {
-		return bytes.Contains(bytes.ToLower(src), bytes.ToLower([]byte(id))) || strings.EqualFold(strings.TrimSuffix(path.Base(p), ".md"), id)
-	})
-	if !ok || !strings.EqualFold(f.Note.Title, id) && !strings.EqualFold(f.Note.Permalink, id) {
-		return found{}, false
+// index lists the note files of the repository as the source stage
+// walks it (tracked or not: a note only on disk is one `git add` away
+// from the build), with the repository's parser (engram.toml [paths]).
+func (t *txn) index() (*noteIndex, error) {
+	if t.notes != nil {
+		return t.notes, nil
 	}
-	return f, true
+	all, err := source.ListFiles(t.root)
+	if err != nil {
+		return nil, err
+	}
+	x := &noteIndex{root: t.root, name: t.opt.Repo, parser: t.parser()}
+	for _, p := range all {
+		if isNoteFile(p) {
+			x.files = append(x.files, p)
+		}
+	}
+	x.lower, x.escaped = make([][]byte, len(x.files)), make([]bool, len(x.files))
+	for i, p := range x.files {
+		src, err := os.ReadFile(t.abs(p))
+		if err == nil && len(src) <= parse.MaxNoteBytes {
+			x.lower[i], x.escaped[i] = asciiLower(src), escaped(src)
+		}
+	}
+	t.notes = x
+	return x, nil
 }
 
-// readNote reads and parses the regular file full (the note p), when
-// worth reports its bytes worth parsing.
-func readNote(full, p string, worth func([]byte) bool) (found, bool) {
-	if st, err := os.Lstat(full); err != nil || !st.Mode().IsRegular() || st.Size() > parse.MaxNoteBytes {
+// parser parses as the build of this repository does; a configuration
+// that does not load (the build refuses it anyway) gives the defaults.
+func (t *txn) parser() *parse.Parser {
+	cfg, _ := ReadConfig(t.root)
+	return parse.New(parse.Roots{Episodes: cfg.Paths.Episodes, Patterns: cfg.Paths.Patterns})
+}
+
+// isNoteFile is a file a build reads as a note (load.go's readFile).
+func isNoteFile(p string) bool {
+	return strings.EqualFold(path.Ext(p), ".md") || aiagents.IsEpisodeFile(p)
+}
+
+// like lists, by path, the notes that may be titled (or have the
+// permalink) words, parsed; notes a build could not read are left out.
+func (x *noteIndex) like(words string) []found {
+	var out []found
+	runs := titleRuns(words)
+	for i, p := range x.files {
+		if x.lower[i] == nil || !x.escaped[i] && !mayHold(x.lower[i], p, runs) {
+			continue
+		}
+		if f, ok := x.read(p); ok {
+			out = append(out, f)
+		}
+	}
+	for _, f := range x.planned {
+		if mayHold(asciiLower(f.Src), f.Path, runs) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// read parses one note file as the build does.
+func (x *noteIndex) read(p string) (found, bool) {
+	src, err := os.ReadFile(filepath.Join(x.root, filepath.FromSlash(p)))
+	if err != nil || len(src) > parse.MaxNoteBytes {
 		return found{}, false
 	}
-	src, err := os.ReadFile(full)
-	if err != nil || !worth(src) {
-		return found{}, false
+	var n note.Note
+	if aiagents.IsEpisodeFile(p) {
+		n, _, err = aiagents.Decode(p, src)
+	} else {
+		n, _, err = x.parser.Parse(p, src)
 	}
-	n, _, err := parse.New(parse.Roots{}).Parse(p, src)
 	if err != nil {
 		return found{}, false
 	}
 	return found{Path: p, Src: src, Note: n}, true
 }
 
-// feedbackTarget is the id feedback names: a markdown note's title, or
-// an ai-agents episode file's id.
-func feedbackTarget(repo, id string) (string, error) {
-	if f, err := findNote(repo, id); err == nil {
-		return f.Note.Title, nil
+// clashes are the notes a build would refuse beside n: same lists those
+// of n's title (in any case or Unicode normalisation, as the build
+// compares titles), place those of another title published at n's place.
+// A private note is left out of place (the build drops it first) and
+// kept in same: engram never writes a note beside a private one of its
+// title, nor over it.
+func (x *noteIndex) clashes(n note.Note) (same, other []found) {
+	key, at := causal.Key(n.Title), place(&n)
+	for _, f := range x.like(n.Title) {
+		switch {
+		case causal.Key(f.Note.Title) == key:
+			same = append(same, f)
+		case !f.Note.Private && place(&f.Note) == at:
+			other = append(other, f)
+		}
 	}
-	var hit string
-	_ = filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != repo {
-			return filepath.SkipDir
+	return same, other
+}
+
+// find is the note a reader may know as id (a title, else a permalink,
+// compared as the build compares them); private notes are absent, as
+// everywhere else, and the message for one is the message for no note.
+// withJSON admits ai-agents episode files.
+func (x *noteIndex) find(id string, withJSON bool) (found, error) {
+	key := causal.Key(id)
+	var byPermalink []found
+	for _, f := range x.like(id) {
+		switch {
+		case f.Note.Private || f.json() && !withJSON:
+		case causal.Key(f.Note.Title) == key:
+			return f, nil
+		case f.Note.Permalink != "" && causal.Key(strings.Trim(f.Note.Permalink, "/")) == key:
+			byPermalink = append(byPermalink, f)
 		}
-		if err != nil || hit != "" || d.IsDir() || !strings.HasPrefix(d.Name(), "episode-") || !strings.HasSuffix(d.Name(), ".json") {
-			return nil
+	}
+	if len(byPermalink) > 0 {
+		return byPermalink[0], nil
+	}
+	return found{}, fmt.Errorf("no note is titled %q in %s: give the title of an existing note (engram search finds one)", id, x.name)
+}
+
+// findNote is the markdown note whose title or permalink is id.
+func (t *txn) findNote(id string) (found, error) {
+	if strings.TrimSpace(id) == "" || strings.ContainsRune(id, 0) {
+		return found{}, fmt.Errorf("no note named: give a note's title")
+	}
+	x, err := t.index()
+	if err != nil {
+		return found{}, err
+	}
+	return x.find(id, false)
+}
+
+// titleRuns are the longest run of letters and digits of title, lower
+// case, as written and in Unicode normal form C: any note that a build
+// would take for one titled so (the same title ignoring case and
+// normalisation, or the same slug) holds it, and the longest is the
+// rarest. None for a title without letters or digits.
+func titleRuns(title string) []string {
+	longest := func(s string) string {
+		best := ""
+		for _, r := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if len(r) > len(best) {
+				best = r
+			}
 		}
-		src, err := os.ReadFile(p)
-		var v struct {
-			ID string `json:"id"`
-		}
-		if err == nil && json.Unmarshal(src, &v) == nil && strings.EqualFold(v.ID, id) {
-			hit = v.ID
-		}
+		return best
+	}
+	raw, nfc := longest(strings.ToLower(title)), longest(causal.Key(title))
+	switch {
+	case raw == "" || nfc == "":
 		return nil
-	})
-	if hit == "" {
-		return "", fmt.Errorf("no note is titled %q in %s: give the title of an existing note (engram search finds one)", id, repo)
+	case raw == nfc:
+		return []string{raw}
 	}
-	return hit, nil
+	return []string{raw, nfc}
+}
+
+// mayHold reports whether a note file (its bytes, ASCII in lower case,
+// and its path) may be one titled with runs: whether it holds each run
+// somewhere. A false yes costs a parse; a false no would let a write
+// make a duplicate, so escaped files are always parsed (see escaped).
+func mayHold(lower []byte, p string, runs []string) bool {
+	if len(runs) == 0 {
+		return true
+	}
+	for _, run := range runs {
+		if isASCII(run) && (bytes.Contains(lower, []byte(run)) || strings.Contains(strings.ToLower(p), run)) {
+			return true
+		}
+	}
+	if isASCII(runs[0]) {
+		return false
+	}
+	// A title beyond ASCII: compare in full lower case, as written and
+	// normalised, as causal.Key and export.Slug do.
+	for _, src := range [][]byte{lower, []byte(p)} {
+		full := bytes.ToLower(src)
+		nfc := bytes.ToLower(norm.NFC.Bytes(src))
+		for _, run := range runs {
+			if bytes.Contains(full, []byte(run)) || bytes.Contains(nfc, []byte(run)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// escaped reports a file whose title may not be written as it reads: a
+// backslash (YAML, TOML and JSON escapes), a YAML binary, a control
+// character (the parse stage drops them from titles) or the Kelvin sign
+// (which lower-cases to an ASCII k).
+func escaped(src []byte) bool {
+	if bytes.IndexByte(src, '\\') >= 0 || bytes.Contains(src, []byte("!!binary")) || bytes.Contains(src, []byte("\u212a")) {
+		return true
+	}
+	for i, c := range src {
+		switch {
+		case c < 0x20 && c != '\n' && c != '\r', c == 0x7f:
+			return true
+		case c == 0xc2 && i+1 < len(src) && src[i+1] >= 0x80 && src[i+1] <= 0x9f:
+			return true // C1 control characters
+		}
+	}
+	return false
+}
+
+func asciiLower(src []byte) []byte {
+	out := make([]byte, len(src))
+	for i, c := range src {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
