@@ -2,15 +2,15 @@ package indexer
 
 import (
 	"bytes"
+	"encoding/gob"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
-	"unicode"
-	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
+	"sync"
+	"time"
 
 	"github.com/engramhq/engram/indexer/aiagents"
 	"github.com/engramhq/engram/indexer/causal"
@@ -35,59 +35,164 @@ func (f found) json() bool { return aiagents.IsEpisodeFile(f.Path) }
 // notes at one place refuse the build (SPEC §6), as two of one title do.
 func place(n *note.Note) string { return export.Folder(n) + "/" + export.Slug(n.Title) }
 
-// noteIndex finds notes of the repository by title without parsing them
-// all (a build's parse stage takes a second at 10,000 notes; a write has
-// a tenth of that): each note file's bytes are searched first for what
-// any note titled so must hold (mayHold), and only those that may are
-// parsed, as the build parses them.
+// noteIndex knows what a build reads as the title, permalink and place
+// of every note file of the repository, so that a write finds the notes
+// it would clash with. Parsing every note (a second at 10,000 notes)
+// would cost a write ten times its budget, so what was read is kept in
+// the repository's cache (notes.gob, beside the query cache; gob decodes
+// 10,000 entries ten times faster than JSON) by each
+// file's size and modification time, and only new or changed files are
+// parsed again.
 type noteIndex struct {
 	root   string
 	name   string // the repository as the user gave it, for messages
 	parser *parse.Parser
-	files  []string
-	// lower are the files' bytes with ASCII letters in lower case, and
-	// escaped marks the files whose title may not be in them as written
-	// (escapes, control characters), read once per write.
-	lower   [][]byte
-	escaped []bool
+	notes  []noteInfo
 	// planned are the notes this write is about to write: they clash
 	// with one another as with the repository's.
 	planned []found
 }
 
-// index lists the note files of the repository as the source stage
+// noteInfo is what the index keeps of one note file.
+type noteInfo struct {
+	Path    string
+	Size    int64
+	ModTime int64
+	// Title and Permalink are the note's, as causal.Key compares them;
+	// Place is where the build publishes it.
+	Title     string
+	Permalink string
+	Place     string
+	// Private is a note the build withholds (private: true, or a file
+	// it cannot read, which has no title).
+	Private bool
+}
+
+func infoOf(n note.Note) noteInfo {
+	return noteInfo{Path: n.Path, Title: causal.Key(n.Title), Permalink: permalinkKey(n.Permalink), Place: place(&n), Private: n.Private}
+}
+
+// permalinkKey is a permalink as the build resolves a link by it.
+func permalinkKey(p string) string {
+	if p == "" {
+		return ""
+	}
+	return causal.Key(strings.Trim(p, "/"))
+}
+
+// index reads the note files of the repository as the source stage
 // walks it (tracked or not: a note only on disk is one `git add` away
 // from the build), with the repository's parser (engram.toml [paths]).
 func (t *txn) index() (*noteIndex, error) {
 	if t.notes != nil {
 		return t.notes, nil
 	}
-	all, err := source.ListFiles(t.root)
+	listed, err := source.ListFiles(t.root)
 	if err != nil {
 		return nil, err
 	}
-	x := &noteIndex{root: t.root, name: t.opt.Repo, parser: t.parser()}
-	for _, p := range all {
-		if isNoteFile(p) {
-			x.files = append(x.files, p)
+	cfg, _ := ReadConfig(t.root) // one that does not load is refused by the build; the defaults do here
+	x := &noteIndex{root: t.root, name: t.opt.Repo, parser: parse.New(parse.Roots{Episodes: cfg.Paths.Episodes, Patterns: cfg.Paths.Patterns})}
+	format := fmt.Sprintf("engram %s notes 2 %q %q", Version, cfg.Paths.Episodes, cfg.Paths.Patterns)
+	cache := t.notesCache()
+	kept := readNotesCache(cache, format)
+	var stale []int
+	for _, f := range listed {
+		if !isNoteFile(f.Path) {
+			continue
 		}
-	}
-	x.lower, x.escaped = make([][]byte, len(x.files)), make([]bool, len(x.files))
-	for i, p := range x.files {
-		src, err := os.ReadFile(t.abs(p))
-		if err == nil && len(src) <= parse.MaxNoteBytes {
-			x.lower[i], x.escaped[i] = asciiLower(src), escaped(src)
+		if c, ok := kept[f.Path]; ok && c.Size == f.Size && c.ModTime == f.ModTime {
+			x.notes = append(x.notes, c)
+			continue
 		}
+		stale = append(stale, len(x.notes))
+		x.notes = append(x.notes, noteInfo{Path: f.Path, Size: f.Size, ModTime: f.ModTime})
 	}
+	x.readAll(stale)
+	writeNotesCache(cache, format, kept, x.notes)
 	t.notes = x
 	return x, nil
 }
 
-// parser parses as the build of this repository does; a configuration
-// that does not load (the build refuses it anyway) gives the defaults.
-func (t *txn) parser() *parse.Parser {
-	cfg, _ := ReadConfig(t.root)
-	return parse.New(parse.Roots{Episodes: cfg.Paths.Episodes, Patterns: cfg.Paths.Patterns})
+// readAll parses the notes at the given indexes, on all cores.
+func (x *noteIndex) readAll(todo []int) {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Go(func() {
+			for i := range jobs {
+				info := noteInfo{Private: true} // unreadable: withheld, no title
+				if f, ok := x.read(x.notes[i].Path); ok {
+					info = infoOf(f.Note)
+				}
+				info.Path, info.Size, info.ModTime = x.notes[i].Path, x.notes[i].Size, x.notes[i].ModTime
+				x.notes[i] = info
+			}
+		})
+	}
+	for _, i := range todo {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// notesCache is the file the index is kept in: beside the repository's
+// query cache, not in it (a build replaces that directory whole), ""
+// when there is no cache directory.
+func (t *txn) notesCache() string {
+	dir, err := cacheDir(t.root, t.opt.CacheDir)
+	if err != nil {
+		return ""
+	}
+	return dir + ".notes.gob"
+}
+
+type notesCacheFile struct {
+	Format string
+	Notes  []noteInfo
+}
+
+// readNotesCache reads the kept index, by path; a missing or unreadable
+// one, or one of another format, is empty.
+func readNotesCache(file, format string) map[string]noteInfo {
+	kept := map[string]noteInfo{}
+	data, err := os.ReadFile(file)
+	var c notesCacheFile
+	if err != nil || gob.NewDecoder(bytes.NewReader(data)).Decode(&c) != nil || c.Format != format {
+		return kept
+	}
+	for _, n := range c.Notes {
+		kept[n.Path] = n
+	}
+	return kept
+}
+
+// writeNotesCache keeps the index for the next write, unless it would
+// keep what is kept already. A file changed in the last two seconds is
+// left out: a change within the file system's time resolution after it
+// was read would not show in its size and time. The cache is only a
+// cache: a failure to write it is no failure.
+func writeNotesCache(file, format string, kept map[string]noteInfo, notes []noteInfo) {
+	if file == "" {
+		return
+	}
+	recent := time.Now().Add(-2 * time.Second).UnixNano()
+	c := notesCacheFile{Format: format}
+	same := true
+	for _, n := range notes {
+		if n.ModTime < recent {
+			c.Notes = append(c.Notes, n)
+			same = same && kept[n.Path] == n
+		}
+	}
+	if same && len(c.Notes) == len(kept) {
+		return
+	}
+	var b bytes.Buffer
+	if gob.NewEncoder(&b).Encode(c) == nil && os.MkdirAll(filepath.Dir(file), 0o755) == nil {
+		_ = WriteFileAtomic(file, b.Bytes(), 0o644)
+	}
 }
 
 // isNoteFile is a file a build reads as a note (load.go's readFile).
@@ -95,21 +200,21 @@ func isNoteFile(p string) bool {
 	return strings.EqualFold(path.Ext(p), ".md") || aiagents.IsEpisodeFile(p)
 }
 
-// like lists, by path, the notes that may be titled (or have the
-// permalink) words, parsed; notes a build could not read are left out.
-func (x *noteIndex) like(words string) []found {
+// matching reads again, as the build does, the notes whose index entry
+// match says are wanted, and the planned notes match wants, by path;
+// notes that no longer read are left out.
+func (x *noteIndex) matching(match func(noteInfo) bool) []found {
 	var out []found
-	runs := titleRuns(words)
-	for i, p := range x.files {
-		if x.lower[i] == nil || !x.escaped[i] && !mayHold(x.lower[i], p, runs) {
+	for _, info := range x.notes {
+		if !match(info) {
 			continue
 		}
-		if f, ok := x.read(p); ok {
+		if f, ok := x.read(info.Path); ok {
 			out = append(out, f)
 		}
 	}
 	for _, f := range x.planned {
-		if mayHold(asciiLower(f.Src), f.Path, runs) {
+		if match(infoOf(f.Note)) {
 			out = append(out, f)
 		}
 	}
@@ -136,13 +241,13 @@ func (x *noteIndex) read(p string) (found, bool) {
 
 // clashes are the notes a build would refuse beside n: same lists those
 // of n's title (in any case or Unicode normalisation, as the build
-// compares titles), place those of another title published at n's place.
-// A private note is left out of place (the build drops it first) and
+// compares titles), other those of another title published at n's place.
+// A private note is left out of other (the build drops it first) and
 // kept in same: engram never writes a note beside a private one of its
 // title, nor over it.
 func (x *noteIndex) clashes(n note.Note) (same, other []found) {
 	key, at := causal.Key(n.Title), place(&n)
-	for _, f := range x.like(n.Title) {
+	for _, f := range x.matching(func(i noteInfo) bool { return i.Title == key || !i.Private && i.Place == at }) {
 		switch {
 		case causal.Key(f.Note.Title) == key:
 			same = append(same, f)
@@ -160,12 +265,12 @@ func (x *noteIndex) clashes(n note.Note) (same, other []found) {
 func (x *noteIndex) find(id string, withJSON bool) (found, error) {
 	key := causal.Key(id)
 	var byPermalink []found
-	for _, f := range x.like(id) {
+	for _, f := range x.matching(func(i noteInfo) bool { return i.Title == key || i.Permalink == key }) {
 		switch {
 		case f.Note.Private || f.json() && !withJSON:
 		case causal.Key(f.Note.Title) == key:
 			return f, nil
-		case f.Note.Permalink != "" && causal.Key(strings.Trim(f.Note.Permalink, "/")) == key:
+		case permalinkKey(f.Note.Permalink) == key:
 			byPermalink = append(byPermalink, f)
 		}
 	}
@@ -185,98 +290,4 @@ func (t *txn) findNote(id string) (found, error) {
 		return found{}, err
 	}
 	return x.find(id, false)
-}
-
-// titleRuns are the longest run of letters and digits of title, lower
-// case, as written and in Unicode normal form C: any note that a build
-// would take for one titled so (the same title ignoring case and
-// normalisation, or the same slug) holds it, and the longest is the
-// rarest. None for a title without letters or digits.
-func titleRuns(title string) []string {
-	longest := func(s string) string {
-		best := ""
-		for _, r := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			if len(r) > len(best) {
-				best = r
-			}
-		}
-		return best
-	}
-	raw, nfc := longest(strings.ToLower(title)), longest(causal.Key(title))
-	switch {
-	case raw == "" || nfc == "":
-		return nil
-	case raw == nfc:
-		return []string{raw}
-	}
-	return []string{raw, nfc}
-}
-
-// mayHold reports whether a note file (its bytes, ASCII in lower case,
-// and its path) may be one titled with runs: whether it holds each run
-// somewhere. A false yes costs a parse; a false no would let a write
-// make a duplicate, so escaped files are always parsed (see escaped).
-func mayHold(lower []byte, p string, runs []string) bool {
-	if len(runs) == 0 {
-		return true
-	}
-	for _, run := range runs {
-		if isASCII(run) && (bytes.Contains(lower, []byte(run)) || strings.Contains(strings.ToLower(p), run)) {
-			return true
-		}
-	}
-	if isASCII(runs[0]) {
-		return false
-	}
-	// A title beyond ASCII: compare in full lower case, as written and
-	// normalised, as causal.Key and export.Slug do.
-	for _, src := range [][]byte{lower, []byte(p)} {
-		full := bytes.ToLower(src)
-		nfc := bytes.ToLower(norm.NFC.Bytes(src))
-		for _, run := range runs {
-			if bytes.Contains(full, []byte(run)) || bytes.Contains(nfc, []byte(run)) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// escaped reports a file whose title may not be written as it reads: a
-// backslash (YAML, TOML and JSON escapes), a YAML binary, a control
-// character (the parse stage drops them from titles) or the Kelvin sign
-// (which lower-cases to an ASCII k).
-func escaped(src []byte) bool {
-	if bytes.IndexByte(src, '\\') >= 0 || bytes.Contains(src, []byte("!!binary")) || bytes.Contains(src, []byte("\u212a")) {
-		return true
-	}
-	for i, c := range src {
-		switch {
-		case c < 0x20 && c != '\n' && c != '\r', c == 0x7f:
-			return true
-		case c == 0xc2 && i+1 < len(src) && src[i+1] >= 0x80 && src[i+1] <= 0x9f:
-			return true // C1 control characters
-		}
-	}
-	return false
-}
-
-func asciiLower(src []byte) []byte {
-	out := make([]byte, len(src))
-	for i, c := range src {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		out[i] = c
-	}
-	return out
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }

@@ -34,6 +34,10 @@ type WriteOptions struct {
 	// Now is the time of the commit, of a feedback line without one, and
 	// of the month file an append goes to; zero is the clock.
 	Now time.Time
+	// CacheDir is where the repository's cache is (Options.CacheDir): a
+	// write keeps there what it read of every note's title, to read only
+	// the notes changed since.
+	CacheDir string
 }
 
 func (o WriteOptions) now() time.Time {

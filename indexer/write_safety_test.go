@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/source"
@@ -266,5 +267,54 @@ func TestWriteFileNames(t *testing.T) {
 				t.Errorf("the note is not found by its title: %v", err)
 			}
 		})
+	}
+}
+
+// TestWriteNotesCache: the titles a write keeps in the cache between
+// writes never hide a change: a note added, retitled or removed by hand
+// since the last write is read again.
+func TestWriteNotesCache(t *testing.T) {
+	ctx := context.Background()
+	repo := writeRepoWith(t, map[string]string{"notes/a.md": "---\ntitle: Alpha\n---\nA.\n"})
+	opt := WriteOptions{Repo: repo, Now: writeNow, CacheDir: t.TempDir()}
+	old := writeNow.Add(-time.Hour)
+	age := func(p string) {
+		if err := os.Chtimes(filepath.Join(repo, p), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, src string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(repo, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, p), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	age("notes/a.md")
+	for _, step := range []struct {
+		name, title, want string
+		before             func()
+	}{
+		{"first write", "EPISODE-1", "", func() {}},
+		{"cached title", "alpha", "notes/a.md", func() {}},
+		{"retitled", "Beta", "notes/a.md", func() { write("notes/a.md", "---\ntitle: Beta\n---\nA, longer.\n"); age("notes/a.md") }},
+		{"the old title is free", "Alpha", "", func() {}},
+		{"added", "Gamma", "notes/b.md", func() { write("notes/b.md", "---\ntitle: Gamma\n---\nB.\n"); age("notes/b.md") }},
+		{"removed", "Gamma", "", func() { os.Remove(filepath.Join(repo, "notes", "b.md")) }},
+	} {
+		t.Run(step.name, func(t *testing.T) {
+			step.before()
+			_, err := NewEpisode(ctx, opt, episode(step.title))
+			switch {
+			case step.want == "" && err != nil:
+				t.Fatalf("err = %v", err)
+			case step.want != "" && (err == nil || !strings.Contains(err.Error(), step.want)):
+				t.Fatalf("err = %v, want a refusal naming %s", err, step.want)
+			}
+		})
+	}
+	if matches, _ := filepath.Glob(filepath.Join(opt.CacheDir, "*.notes.gob")); len(matches) != 1 {
+		t.Errorf("the titles are not kept in the cache directory: %v", matches)
 	}
 }

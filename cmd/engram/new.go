@@ -36,7 +36,7 @@ func (w writeFlags) options() (indexer.WriteOptions, error) {
 	if *w.repo == "" {
 		*w.repo = defaultRepo()
 	}
-	opt := indexer.WriteOptions{Repo: *w.repo, Commit: *w.commit}
+	opt := indexer.WriteOptions{Repo: *w.repo, Commit: *w.commit, CacheDir: os.Getenv(cacheEnv)}
 	now, err := parseNow(*w.now)
 	if now != nil {
 		opt.Now = *now

@@ -2,7 +2,6 @@ package source
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/go-git/go-git/v5"
 )
@@ -27,25 +26,36 @@ func Stage(dir string, paths ...string) error {
 	return nil
 }
 
+// Listed is a file of the working tree as ListFiles finds it.
+type Listed struct {
+	Path string // slash-separated, relative to the directory listed
+	Size int64
+	// ModTime is the modification time, Unix nanoseconds: with Size, what
+	// tells a reader whether the file changed since it last read it.
+	ModTime int64
+}
+
 // ListFiles lists the regular files of the working tree at dir as Open
 // walks it (symbolic links, submodules, .git and engram's own output left
 // out), whether git tracks them or not: what a write looks through for a
-// note that the one it writes would clash with. Paths are slash-separated,
-// relative to dir, sorted.
-func ListFiles(dir string) ([]string, error) {
+// note that the one it writes would clash with. Sorted by path.
+func ListFiles(dir string) ([]Listed, error) {
 	root, err := resolveDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	t, err := walkTree(root)
+	// The fingerprint's walk: the same files as Open's, stat'ed many at
+	// once, as a slow file system answers best.
+	entries, err := statTree(root)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", dir, err)
 	}
-	out := make([]string, len(t.files))
-	for i, f := range t.files {
-		out[i] = f.Path
+	out := make([]Listed, 0, len(entries))
+	for _, e := range entries {
+		if e.kind == 'f' {
+			out = append(out, Listed{Path: e.path, Size: e.size, ModTime: e.mtime})
+		}
 	}
-	slices.Sort(out)
 	return out, nil
 }
 
