@@ -134,74 +134,76 @@ func (t *txn) extractOne(p, folder string, made map[string]string) (Extracted, e
 	if r.Err = checkExtracted(p, ep, md, made); r.Err != nil {
 		return r, nil
 	}
-	target, why, err := t.extractTarget(path.Join(folder, ep.FileName()), md)
+	target, why, err := t.putExtracted(path.Join(folder, ep.FileName()), md)
 	switch {
 	case err != nil:
 		return r, err
-	case why != "":
+	case why != nil:
 		ds := note.Diagnostics(r.Diagnostics)
-		ds.Report(filepath.ToSlash(p), 0, 0, note.Error, "extract-exists", "%s", why)
+		ds.Report(filepath.ToSlash(p), 0, 0, note.Error, why.rule, "%s", why.msg)
 		r.Diagnostics = ds
 		return r, nil
 	}
-	if s, where, err := t.secretIn(target, md); err != nil || s != nil {
-		if err == nil {
-			err = fmt.Errorf("%s; not written: a build refuses it", secretAt(target, s, where))
-		}
-		r.Err = err
-		return r, nil
-	}
-	if t.opt.Force {
-		t.replace(target, md)
-	} else {
-		t.create(target, md)
-	}
-	t.notes.planned = append(t.notes.planned, found{Path: target, Src: md, Note: parsedNote(t.notes.parser, target, md)})
 	r.Target, r.Episode, r.Failed = target, ep, false
 	return r, nil
 }
 
-// parsedNote is the note of md at p, parsed.
-func parsedNote(parser *parse.Parser, p string, md []byte) note.Note {
-	n, _, _ := parser.Parse(p, md)
-	return n
-}
+// refusal is why one note of a batch is not written: a diagnostic's
+// rule and message.
+type refusal struct{ rule, msg string }
 
-// extractTarget is where an extracted note goes: p, or with Force the
-// note of its title where it is; why says why it is not written instead
-// (a note of its title, or a file at p, exists).
-func (t *txn) extractTarget(p string, md []byte) (string, string, error) {
+// putExtracted plans an extracted note, md, at p, or with Force over the
+// note of its title where it is, and returns where it goes; or why it
+// is not written (a note of its title or a file at p exists, it would be
+// published at another note's place, it holds a secret). The error is
+// for a write that cannot go on.
+func (t *txn) putExtracted(p string, md []byte) (string, *refusal, error) {
 	if err := t.inside(p); err != nil {
-		return "", "", err
+		return "", nil, err
 	}
 	x, err := t.index()
 	if err != nil {
-		return "", "", err
+		return "", nil, err
 	}
 	n, err := checkNoteWith(x.parser, p, md)
 	if err != nil {
-		return "", err.Error(), nil
+		return "", &refusal{"extract-parse", err.Error()}, nil
 	}
 	shown := func(q string) string { return filepath.Join(t.opt.Repo, filepath.FromSlash(q)) }
+	exists := func(q string) *refusal {
+		return &refusal{"extract-exists", shown(q) + " already exists; not overwritten (use --force to replace it)"}
+	}
 	same, other := x.clashes(n)
 	switch {
 	case len(other) > 0:
-		return "", fmt.Sprintf("its note %q would be published at the same place as %s (titled %q), which a build refuses; not written", n.Title, shown(other[0].Path), other[0].Note.Title), nil
+		return "", &refusal{"extract-clash", fmt.Sprintf("its note %q would be published at the same place as %s (titled %q), which a build refuses; not written", n.Title, shown(other[0].Path), other[0].Note.Title)}, nil
 	case len(same) > 0 && (same[0].Note.Private || same[0].json()):
-		return "", fmt.Sprintf("a note titled %q is in the repository already; not written", n.Title), nil
+		return "", &refusal{"extract-exists", fmt.Sprintf("a note titled %q is in the repository already; not written", n.Title)}, nil
 	case len(same) > 0 && !t.opt.Force:
-		return "", fmt.Sprintf("%s already exists; not overwritten (use --force to replace it)", shown(same[0].Path)), nil
+		return "", exists(same[0].Path), nil
 	case len(same) > 0:
 		p = same[0].Path
 	default:
 		if _, err := os.Lstat(t.abs(p)); err == nil && !t.opt.Force {
-			return "", fmt.Sprintf("%s already exists; not overwritten (use --force to replace it)", shown(p)), nil
+			return "", exists(p), nil
 		}
 		if err := checkFree(t.root, p); err != nil {
-			return "", err.Error(), nil
+			return "", &refusal{"extract-exists", err.Error()}, nil
 		}
 	}
-	return p, "", nil
+	if s, where, err := t.secretIn(p, md); err != nil || s != nil {
+		if err != nil {
+			return "", nil, err
+		}
+		return "", &refusal{"secret", secretAt(p, s, where) + "; not written: a build refuses it"}, nil
+	}
+	if t.opt.Force {
+		t.replace(p, md)
+	} else {
+		t.create(p, md)
+	}
+	x.planned = append(x.planned, found{Path: p, Src: md, Note: n})
+	return p, nil, nil
 }
 
 // checkExtracted refuses a note that another log of this run already

@@ -115,6 +115,25 @@ func TestExtractStages(t *testing.T) {
 	}
 	buildable(t, repo, "EPISODE-2026-03-02-session-42")
 
+	t.Run("a log with a secret", func(t *testing.T) {
+		ghp := secretstest.Kinds(32)[0]
+		logs := writeDir(t, map[string]string{"2026-03-03-session-43.md": strings.Replace(sessionLog, "- Jitter matters", "- Use "+ghp.Line+"\n- Jitter matters", 1)})
+		repo := newWriteRepo(t)
+		before := repoState(t, repo)
+		var got []Extracted
+		err := Extract(ctx, ExtractOptions{WriteOptions: WriteOptions{Repo: repo}}, []string{filepath.Join(logs, "2026-03-03-session-43.md")}, func(x Extracted) { got = append(got, x) })
+		if err != nil || len(got) != 1 || !got[0].Failed {
+			t.Fatalf("extracted %+v, %v; want the log failed", got, err)
+		}
+		d := diagWith(got[0].Diagnostics, "2026-03-03-session-43.md", "secret")
+		if d == nil || strings.Contains(d.Message, ghp.Secret) || !strings.Contains(d.Message, "fingerprint") {
+			t.Errorf("diagnostics %v: want the secret's rule and fingerprint, not the secret", got[0].Diagnostics)
+		}
+		if repoState(t, repo) != before {
+			t.Error("the note with a secret was written")
+		}
+	})
+
 	for _, out := range []string{t.TempDir(), "../elsewhere"} {
 		repo := newWriteRepo(t)
 		before := repoState(t, repo)

@@ -294,7 +294,7 @@ func TestWriteNotesCache(t *testing.T) {
 	age("notes/a.md")
 	for _, step := range []struct {
 		name, title, want string
-		before             func()
+		before            func()
 	}{
 		{"first write", "EPISODE-1", "", func() {}},
 		{"cached title", "alpha", "notes/a.md", func() {}},
