@@ -8,16 +8,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/engramhq/engram/indexer/secrets"
 	"github.com/engramhq/engram/indexer/source"
 )
-
-// errSecret is a write refused because what it would write holds a
-// secret; a batch (import, extract) leaves that one note out.
-var errSecret = errors.New("refusing to write a secret into the repository")
 
 // check refuses, before anything is written, a file of a write that
 // would land outside the repository or hold a secret (SPEC §6: writes
@@ -35,10 +32,10 @@ func (t *txn) check(p string, data []byte) error {
 // folder or file inside it that is a link would take the write outside
 // the repository, and git would lose the link.
 func (t *txn) inside(p string) error {
-	if p == "" || path.Clean(p) != p || !filepath.IsLocal(filepath.FromSlash(p)) || p == ".git" || strings.HasPrefix(p, ".git/") {
-		return fmt.Errorf("%q is not a path inside the repository", p)
-	}
 	parts := strings.Split(p, "/")
+	if p == "" || path.Clean(p) != p || !filepath.IsLocal(filepath.FromSlash(p)) || slices.ContainsFunc(parts, func(s string) bool { return strings.EqualFold(s, ".git") }) {
+		return fmt.Errorf("%q is not a path inside the repository (outside .git)", p)
+	}
 	for i := range parts {
 		sub := strings.Join(parts[:i+1], "/")
 		info, err := os.Lstat(t.abs(sub))
@@ -98,7 +95,7 @@ func (t *txn) secretFree(p string, data []byte) error {
 	if err != nil || f == nil {
 		return err
 	}
-	return fmt.Errorf("%w: %s; nothing was written. Remove it: a build refuses it too", errSecret, secretAt(p, f, where))
+	return fmt.Errorf("refusing to write a secret into the repository: %s; nothing was written. Remove it: a build refuses it too", secretAt(p, f, where))
 }
 
 // secretAt says where a secret a write would write is, without it: the

@@ -118,7 +118,8 @@ func (t *txn) putNote(title, p string, data []byte, upsert bool) error {
 	}
 	f := same[0]
 	switch {
-	case f.Note.Private:
+	case slices.ContainsFunc(same, func(f found) bool { return f.Note.Private }):
+		// Named by nothing: a private note is absent everywhere.
 		return fmt.Errorf("a note titled %q exists; it is not replaced: choose another title: %w", title, ErrNoteExists)
 	case len(same) > 1:
 		return fmt.Errorf("%s and %s are both titled %q, which a build refuses: fix that first: %w", same[0].Path, same[1].Path, title, ErrNoteExists)

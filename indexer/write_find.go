@@ -40,9 +40,8 @@ func place(n *note.Note) string { return export.Folder(n) + "/" + export.Slug(n.
 // it would clash with. Parsing every note (a second at 10,000 notes)
 // would cost a write ten times its budget, so what was read is kept in
 // the repository's cache (notes.gob, beside the query cache; gob decodes
-// 10,000 entries ten times faster than JSON) by each
-// file's size and modification time, and only new or changed files are
-// parsed again.
+// 10,000 entries ten times faster than JSON) by each file's size and
+// modification time, and only new or changed files are parsed again.
 type noteIndex struct {
 	root   string
 	name   string // the repository as the user gave it, for messages
