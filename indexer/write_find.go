@@ -108,7 +108,11 @@ func (t *txn) index() (*noteIndex, error) {
 		x.notes = append(x.notes, noteInfo{Path: f.Path, Size: f.Size, ModTime: f.ModTime})
 	}
 	x.readAll(stale)
-	writeNotesCache(cache, format, kept, x.notes)
+	// Rewriting the cache costs as much as reading a few dozen notes
+	// again: it is rewritten once enough notes were read since.
+	if len(stale) >= rereadLimit {
+		writeNotesCache(cache, format, x.notes)
+	}
 	t.notes = x
 	return x, nil
 }
@@ -167,31 +171,40 @@ func readNotesCache(file, format string) map[string]noteInfo {
 	return kept
 }
 
-// writeNotesCache keeps the index for the next write, unless it would
-// keep what is kept already. A file changed in the last two seconds is
-// left out: a change within the file system's time resolution after it
-// was read would not show in its size and time. The cache is only a
-// cache: a failure to write it is no failure.
-func writeNotesCache(file, format string, kept map[string]noteInfo, notes []noteInfo) {
+// rereadLimit is how many notes a write reads again, new or changed
+// since the cache was written, before it writes the cache again.
+const rereadLimit = 16
+
+// writeNotesCache keeps the index for the next write. A file changed in
+// the last two seconds is left out: a change within the file system's
+// time resolution after it was read would not show in its size and
+// time. The cache is only a cache: a failure to write it is no failure.
+func writeNotesCache(file, format string, notes []noteInfo) {
 	if file == "" {
 		return
 	}
 	recent := time.Now().Add(-2 * time.Second).UnixNano()
 	c := notesCacheFile{Format: format}
-	same := true
 	for _, n := range notes {
 		if n.ModTime < recent {
 			c.Notes = append(c.Notes, n)
-			same = same && kept[n.Path] == n
 		}
 	}
-	if same && len(c.Notes) == len(kept) {
+	var b bytes.Buffer
+	if gob.NewEncoder(&b).Encode(c) != nil || os.MkdirAll(filepath.Dir(file), 0o755) != nil {
 		return
 	}
-	var b bytes.Buffer
-	if gob.NewEncoder(&b).Encode(c) == nil && os.MkdirAll(filepath.Dir(file), 0o755) == nil {
-		_ = WriteFileAtomic(file, b.Bytes(), 0o644)
+	// Renamed into place, not synced: a cache lost to a crash is read
+	// again from the notes, and a sync costs more than the rest.
+	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".tmp-*")
+	if err != nil {
+		return
 	}
+	_, err = tmp.Write(b.Bytes())
+	if cerr := tmp.Close(); err == nil && cerr == nil && os.Rename(tmp.Name(), file) == nil {
+		return
+	}
+	os.Remove(tmp.Name())
 }
 
 // isNoteFile is a file a build reads as a note (load.go's readFile).

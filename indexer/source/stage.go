@@ -2,6 +2,8 @@ package source
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/go-git/go-git/v5"
 )
@@ -44,18 +46,17 @@ func ListFiles(dir string) ([]Listed, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The fingerprint's walk: the same files as Open's, stat'ed many at
-	// once, as a slow file system answers best.
-	entries, err := statTree(root)
+	// Open's own walk: one goroutine, which costs a write a third of the
+	// CPU the fingerprint's walk (a goroutine a file) does.
+	t, err := walkTree(root)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", dir, err)
 	}
-	out := make([]Listed, 0, len(entries))
-	for _, e := range entries {
-		if e.kind == 'f' {
-			out = append(out, Listed{Path: e.path, Size: e.size, ModTime: e.mtime})
-		}
+	out := make([]Listed, len(t.files))
+	for i, f := range t.files {
+		out[i] = Listed{Path: f.Path, Size: f.Size, ModTime: t.mtime[i]}
 	}
+	slices.SortFunc(out, func(a, b Listed) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
 }
 
