@@ -114,6 +114,7 @@ func (t *txn) putNote(title, p string, data []byte, upsert bool) error {
 		return fmt.Errorf("%q would be published at the same place as %s (titled %q), and a build refuses two notes at one place: choose another title: %w",
 			title, other[0].Path, other[0].Note.Title, ErrNoteExists)
 	case len(same) == 0:
+		x.planned = append(x.planned, found{Path: p, Src: data, Note: n})
 		return t.putNew(p, data)
 	}
 	f := same[0]
@@ -134,10 +135,11 @@ func (t *txn) putNote(title, p string, data []byte, upsert bool) error {
 	}
 	// Replaced where it is: a note moved into a folder of its own stays
 	// there, and is never written twice.
-	if _, err := checkNoteWith(x.parser, f.Path, data); err != nil {
+	if n, err = checkNoteWith(x.parser, f.Path, data); err != nil {
 		return err
 	}
 	t.replace(f.Path, data)
+	x.planned = append(x.planned, found{Path: f.Path, Src: data, Note: n})
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -47,6 +48,10 @@ type noteIndex struct {
 	name   string // the repository as the user gave it, for messages
 	parser *parse.Parser
 	notes  []noteInfo
+	// cache and format are where the index is kept and what it was made
+	// by; dirty is an index that changed since it was read.
+	cache, format string
+	dirty         bool
 	// planned are the notes this write is about to write: they clash
 	// with one another as with the repository's.
 	planned []found
@@ -65,6 +70,9 @@ type noteInfo struct {
 	// Private is a note the build withholds (private: true, or a file
 	// it cannot read, which has no title).
 	Private bool
+	// fresh is an entry read from the file by this write (not kept,
+	// and not written by it).
+	fresh bool
 }
 
 func infoOf(n note.Note) noteInfo {
@@ -92,9 +100,9 @@ func (t *txn) index() (*noteIndex, error) {
 	}
 	cfg, _ := ReadConfig(t.root) // one that does not load is refused by the build; the defaults do here
 	x := &noteIndex{root: t.root, name: t.opt.Repo, parser: parse.New(parse.Roots{Episodes: cfg.Paths.Episodes, Patterns: cfg.Paths.Patterns})}
-	format := fmt.Sprintf("engram %s notes 2 %q %q", Version, cfg.Paths.Episodes, cfg.Paths.Patterns)
-	cache := t.notesCache()
-	kept := readNotesCache(cache, format)
+	x.format = fmt.Sprintf("engram %s notes 2 %q %q", Version, cfg.Paths.Episodes, cfg.Paths.Patterns)
+	x.cache = t.notesCache()
+	kept := readNotesCache(x.cache, x.format)
 	var stale []int
 	for _, f := range listed {
 		if !isNoteFile(f.Path) {
@@ -108,13 +116,32 @@ func (t *txn) index() (*noteIndex, error) {
 		x.notes = append(x.notes, noteInfo{Path: f.Path, Size: f.Size, ModTime: f.ModTime})
 	}
 	x.readAll(stale)
-	// Rewriting the cache costs as much as reading a few dozen notes
-	// again: it is rewritten once enough notes were read since.
-	if len(stale) >= rereadLimit {
-		writeNotesCache(cache, format, x.notes)
-	}
+	x.dirty = len(stale) > 0 || len(kept) != len(x.notes)
 	t.notes = x
 	return x, nil
+}
+
+// save keeps the index for the next write (txn.end calls it), with the
+// notes this write planned and wrote (written), as they are on disk now:
+// engram wrote them, so they are known without reading them again.
+func (x *noteIndex) save(written []string) {
+	for _, f := range x.planned {
+		info, err := os.Lstat(filepath.Join(x.root, filepath.FromSlash(f.Path)))
+		if !slices.Contains(written, f.Path) || err != nil {
+			continue
+		}
+		n := infoOf(f.Note)
+		n.Path, n.Size, n.ModTime = f.Path, info.Size(), info.ModTime().UnixNano()
+		if i := slices.IndexFunc(x.notes, func(e noteInfo) bool { return e.Path == f.Path }); i >= 0 {
+			x.notes[i] = n
+		} else {
+			x.notes = append(x.notes, n)
+		}
+		x.dirty = true
+	}
+	if x.dirty {
+		writeNotesCache(x.cache, x.format, x.notes)
+	}
 }
 
 // readAll parses the notes at the given indexes, on all cores.
@@ -128,7 +155,7 @@ func (x *noteIndex) readAll(todo []int) {
 				if f, ok := x.read(x.notes[i].Path); ok {
 					info = infoOf(f.Note)
 				}
-				info.Path, info.Size, info.ModTime = x.notes[i].Path, x.notes[i].Size, x.notes[i].ModTime
+				info.Path, info.Size, info.ModTime, info.fresh = x.notes[i].Path, x.notes[i].Size, x.notes[i].ModTime, true
 				x.notes[i] = info
 			}
 		})
@@ -171,14 +198,11 @@ func readNotesCache(file, format string) map[string]noteInfo {
 	return kept
 }
 
-// rereadLimit is how many notes a write reads again, new or changed
-// since the cache was written, before it writes the cache again.
-const rereadLimit = 16
-
-// writeNotesCache keeps the index for the next write. A file changed in
-// the last two seconds is left out: a change within the file system's
-// time resolution after it was read would not show in its size and
-// time. The cache is only a cache: a failure to write it is no failure.
+// writeNotesCache keeps the index. A file read by this write that had
+// changed in the two seconds before is left out: a change within the
+// file system's time resolution after it was read would not show in its
+// size and time. The cache is only a cache: a failure to write it is no
+// failure.
 func writeNotesCache(file, format string, notes []noteInfo) {
 	if file == "" {
 		return
@@ -186,7 +210,7 @@ func writeNotesCache(file, format string, notes []noteInfo) {
 	recent := time.Now().Add(-2 * time.Second).UnixNano()
 	c := notesCacheFile{Format: format}
 	for _, n := range notes {
-		if n.ModTime < recent {
+		if !n.fresh || n.ModTime < recent {
 			c.Notes = append(c.Notes, n)
 		}
 	}

@@ -158,6 +158,12 @@ func (t *txn) end(err error, message string) (Written, error) {
 		for i := len(t.undo) - 1; i >= 0; i-- {
 			t.undo[i]()
 		}
+		t.paths = nil
+	}
+	if t.notes != nil {
+		t.notes.save(t.paths)
+	}
+	if err != nil {
 		return Written{}, err
 	}
 	return w, nil

@@ -275,11 +275,7 @@ func TestWriteFileNames(t *testing.T) {
 // since the last write is read again.
 func TestWriteNotesCache(t *testing.T) {
 	ctx := context.Background()
-	files := map[string]string{"notes/a.md": "---\ntitle: Alpha\n---\nA.\n"}
-	for i := range rereadLimit { // enough notes for the first write to keep what it read
-		files[fmt.Sprintf("notes/n%02d.md", i)] = fmt.Sprintf("---\ntitle: Note %d\n---\nN.\n", i)
-	}
-	repo := writeRepoWith(t, files)
+	repo := writeRepoWith(t, map[string]string{"notes/a.md": "---\ntitle: Alpha\n---\nA.\n"})
 	opt := WriteOptions{Repo: repo, Now: writeNow, CacheDir: t.TempDir()}
 	old := writeNow.Add(-time.Hour)
 	age := func(p string) {
