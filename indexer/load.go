@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -82,6 +83,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	// Private notes go first: a repeat of a private episode must not name
 	// it, and is published or not on its own.
 	counts := map[string]int{"files": len(repo.Files), "secrets": len(unallowed(sec.Found))}
+	hidden := privateTitles(notes)
 	notes, files, private := dropPrivate(notes, files, counts)
 	notes, files, pdiags = dropRepeatedJSON(notes, files)
 	diags = append(diags, pdiags...)
@@ -122,7 +124,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		Export: export.Input{
 			Title: cfg.Title, BaseURL: base.prefix(), RelativeLinks: base.URL == "", Generator: "engram " + Version,
 			Commit: repo.Head, ReferenceTime: ref, Notes: notes, Meta: meta, Graph: g,
-			Feedback: feedback, Decay: cfg.decay(), Diagnostics: public(diags, private), Lessons: clusterLessons(notes, meta),
+			Feedback: feedback, Decay: cfg.decay(), Diagnostics: public(diags, private, hidden), Lessons: clusterLessons(notes, meta),
 			Events: kept, RetentionDays: *cfg.Events.RetentionDays, Related: related.Find(notes),
 			Poisoning: flagged(poisoned.Findings),
 		},
@@ -393,16 +395,68 @@ func dropPrivate(notes []note.Note, files []source.File, counts map[string]int) 
 }
 
 // public are the diagnostics the output may show: none about a private
-// note, whose path and text are absent everywhere (SPEC §6). The report
-// keeps them all.
-func public(diags []note.Diagnostic, private map[string]bool) []note.Diagnostic {
+// note, whose path and text are absent everywhere (SPEC §6), and none
+// that names one (hidden: the title keys of the private notes), such as
+// a feedback line or a link naming a private note. The report keeps
+// them all.
+func public(diags []note.Diagnostic, private, hidden map[string]bool) []note.Diagnostic {
 	out := make([]note.Diagnostic, 0, len(diags))
 	for _, d := range diags {
-		if !private[d.Path] {
+		if !private[d.Path] && !namesPrivate(d.Message, hidden) {
 			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// privateTitles are the title keys of the private notes that no public
+// note shares: what a published diagnostic must not name.
+func privateTitles(notes []note.Note) map[string]bool {
+	hidden, shown := map[string]bool{}, map[string]bool{}
+	for _, n := range notes {
+		if k := causal.Key(n.Title); k != "" && n.Private {
+			hidden[k] = true
+		} else if k != "" {
+			shown[k] = true
+		}
+	}
+	for k := range shown {
+		delete(hidden, k)
+	}
+	return hidden
+}
+
+// namesPrivate reports whether a diagnostic's message names a hidden
+// title as diagnostics name notes: quoted ("title", as %q writes it) or
+// as a wikilink ([[title]], [[title|alias]], [[title#heading]]).
+func namesPrivate(msg string, hidden map[string]bool) bool {
+	if len(hidden) == 0 {
+		return false
+	}
+	for rest := msg; ; {
+		i := strings.IndexAny(rest, "\"[")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i:]
+		if q, err := strconv.QuotedPrefix(rest); err == nil {
+			if s, err := strconv.Unquote(q); err == nil && hidden[causal.Key(s)] {
+				return true
+			}
+			rest = rest[len(q):]
+			continue
+		}
+		if link, ok := strings.CutPrefix(rest, "[["); ok {
+			if target, _, ok := strings.Cut(link, "]]"); ok {
+				target, _, _ = strings.Cut(target, "|")
+				target, _, _ = strings.Cut(target, "#")
+				if hidden[causal.Key(target)] {
+					return true
+				}
+			}
+		}
+		rest = rest[1:]
+	}
 }
 
 // dropRepeatedJSON keeps the first of the ai-agents JSON episodes that

@@ -32,7 +32,9 @@ type Feedback struct {
 const maxEventsInput = 8 << 20
 
 // RecordFeedback appends one line to feedback/YYYY-MM.jsonl (the month of
-// f.At). The note must exist.
+// f.At). The note must exist and be one a reader may know: feedback on a
+// private note is refused as feedback on no note is, saying nothing of
+// it (the build would only report the line, naming the note).
 func RecordFeedback(ctx context.Context, opt WriteOptions, f Feedback) (Written, error) {
 	if f.Kind != "echo" && f.Kind != "fizzle" {
 		return Written{}, fmt.Errorf("the kind %q is not echo or fizzle", f.Kind)
@@ -40,24 +42,34 @@ func RecordFeedback(ctx context.Context, opt WriteOptions, f Feedback) (Written,
 	if len(f.Session) > maxTitleBytes || bytes.ContainsAny([]byte(f.Session), "\n\r\x00") {
 		return Written{}, fmt.Errorf("the session is over %d bytes or holds a line break: give a session id", maxTitleBytes)
 	}
-	id, err := feedbackTarget(opt.Repo, f.Note)
-	if err != nil {
-		return Written{}, err
+	if strings.TrimSpace(f.Note) == "" {
+		return Written{}, fmt.Errorf("no note named: give a note's title")
 	}
 	if f.At.IsZero() {
 		f.At = opt.now()
 	}
-	line, err := jsonLine(struct {
-		ID      string `json:"id"`
-		Kind    string `json:"kind"`
-		At      string `json:"at"`
-		Session string `json:"session,omitempty"`
-	}{id, f.Kind, f.At.UTC().Format(time.RFC3339), f.Session})
+	t, err := begin(ctx, opt)
 	if err != nil {
 		return Written{}, err
 	}
-	p := "feedback/" + f.At.UTC().Format("2006-01") + ".jsonl"
-	return appendLines(ctx, opt, p, line, "write: feedback "+f.Kind+" "+id)
+	x, err := t.index()
+	var target found
+	if err == nil {
+		target, err = x.find(f.Note, true)
+	}
+	var line []byte
+	if err == nil {
+		line, err = jsonLine(struct {
+			ID      string `json:"id"`
+			Kind    string `json:"kind"`
+			At      string `json:"at"`
+			Session string `json:"session,omitempty"`
+		}{target.Note.Title, f.Kind, f.At.UTC().Format(time.RFC3339), f.Session})
+	}
+	if err == nil {
+		err = t.appendLines("feedback/"+f.At.UTC().Format("2006-01")+".jsonl", line)
+	}
+	return t.end(err, "write: feedback "+f.Kind+" "+target.Note.Title)
 }
 
 // AddEvents appends execution events (SPEC §2.5) to
@@ -83,8 +95,12 @@ func AddEvents(ctx context.Context, opt WriteOptions, data []byte) (Written, int
 			return Written{}, 0, fmt.Errorf("event %d: %s; nothing was written", d.Line, strings.TrimSuffix(d.Message, "; line skipped"))
 		}
 	}
-	p := "events/" + opt.now().Format("2006-01") + ".jsonl"
-	w, err := appendLines(ctx, opt, p, append(joined, '\n'), fmt.Sprintf("write: %d events", len(evs)))
+	t, err := begin(ctx, opt)
+	if err != nil {
+		return Written{}, 0, err
+	}
+	err = t.appendLines("events/"+opt.now().Format("2006-01")+".jsonl", append(joined, '\n'))
+	w, err := t.end(err, fmt.Sprintf("write: %d events", len(evs)))
 	return w, len(evs), err
 }
 
@@ -118,23 +134,24 @@ func eventLines(data []byte) ([][]byte, error) {
 	return out, sc.Err()
 }
 
-// appendLines appends to the file p under the writers' lock, so that two
-// writers at once both land: the file is read, extended and replaced
-// atomically (a reader sees the old file or the new, never half a line).
-func appendLines(ctx context.Context, opt WriteOptions, p string, lines []byte, message string) (Written, error) {
-	t, err := begin(ctx, opt)
-	if err != nil {
-		return Written{}, err
+// appendLines plans the file p with lines appended, under the writers'
+// lock, so that two writers at once both land: the file is read, extended
+// and replaced atomically (a reader sees the old file or the new, never
+// half a line).
+func (t *txn) appendLines(p string, lines []byte) error {
+	if err := t.inside(p); err != nil {
+		return err
 	}
 	old, err := os.ReadFile(t.abs(p))
 	if errors.Is(err, fs.ErrNotExist) {
 		err = nil
 	}
-	if err == nil {
-		if len(old) > 0 && old[len(old)-1] != '\n' {
-			old = append(old, '\n')
-		}
-		err = t.replace(p, append(old, lines...))
+	if err != nil {
+		return err
 	}
-	return t.end(err, message)
+	if len(old) > 0 && old[len(old)-1] != '\n' {
+		old = append(old, '\n')
+	}
+	t.replace(p, append(old, lines...))
+	return nil
 }

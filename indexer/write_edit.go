@@ -27,14 +27,14 @@ func LinkEpisodeToConcept(ctx context.Context, opt WriteOptions, episode, concep
 }
 
 func linkBoth(t *txn, episode, concept string) error {
-	ep, err := findNote(t.opt.Repo, episode)
+	ep, err := t.findNote(episode)
 	if err != nil {
 		return err
 	}
 	if ep.Note.Episode == nil {
 		return fmt.Errorf("%s (%s) is not an episode: give an episode first, then the concept", ep.Note.Title, ep.Path)
 	}
-	c, err := findNote(t.opt.Repo, concept)
+	c, err := t.findNote(concept)
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func MarkThreadStatus(ctx context.Context, opt WriteOptions, thread, status stri
 	if err != nil {
 		return Written{}, err
 	}
-	f, err := findNote(opt.Repo, thread)
+	f, err := t.findNote(thread)
 	if err == nil && f.Note.Type != "thread" && f.Note.Type != "session" {
 		err = fmt.Errorf("%s (%s) is a %s note, not a thread or session (front matter type: thread)", f.Note.Title, f.Path, f.Note.Kind)
 	}
@@ -110,7 +110,8 @@ func editKey(t *txn, f found, edit func(*yaml.Node) bool) error {
 	if _, err := checkNote(f.Path, out); err != nil {
 		return err
 	}
-	return t.replace(f.Path, out)
+	t.replace(f.Path, out)
+	return nil
 }
 
 // lookup returns the value node of key in the mapping m, or nil.

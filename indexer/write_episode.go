@@ -3,7 +3,6 @@ package indexer
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -59,15 +58,18 @@ type EventInput struct {
 // decisionTypes are the decision types of SPEC §2.1.
 var decisionTypes = []string{"design", "implementation", "test", "recovery", "routing", "other"}
 
-// NewEpisode writes a new episode note, episodes/<title>.md. A note that
-// exists is refused with ErrNoteExists, unless opt.Force.
+// NewEpisode writes a new episode note, episodes/<file>.md (notePath
+// names the file). A note of that title, anywhere in the repository, is
+// refused with ErrNoteExists, unless opt.Force: then it is replaced
+// where it is.
 func NewEpisode(ctx context.Context, opt WriteOptions, in EpisodeInput) (Written, error) {
 	return writeEpisode(ctx, opt, in, false)
 }
 
 // UpsertEpisode writes the episode note titled in.Title, creating it or
-// replacing it. It replaces only a note engram wrote (front matter
-// written_by: engram), unless opt.Force.
+// replacing it where it is. It replaces only a note engram wrote (front
+// matter written_by: engram), unless opt.Force, and never a private note
+// or an ai-agents episode file.
 func UpsertEpisode(ctx context.Context, opt WriteOptions, in EpisodeInput) (Written, error) {
 	return writeEpisode(ctx, opt, in, true)
 }
@@ -80,40 +82,79 @@ func writeEpisode(ctx context.Context, opt WriteOptions, in EpisodeInput, upsert
 	if err != nil {
 		return Written{}, err
 	}
-	return writeNewNote(ctx, opt, p, data, upsert, "write: episode "+in.Title)
+	return writeNewNote(ctx, opt, in.Title, p, data, upsert, "write: episode "+in.Title)
 }
 
-// writeNewNote writes a rendered note: created, or with upsert or Force
-// put over the note there (upsert only over engram's own).
-func writeNewNote(ctx context.Context, opt WriteOptions, p string, data []byte, upsert bool, message string) (Written, error) {
-	if err := checkFree(opt.Repo, p); err != nil {
-		return Written{}, err
-	}
+// writeNewNote writes a rendered note, whose title is title: created,
+// or, when a note of that title exists anywhere in the repository,
+// replaced where it is with upsert (engram's own note only) or Force,
+// and refused otherwise, naming it.
+func writeNewNote(ctx context.Context, opt WriteOptions, title, p string, data []byte, upsert bool, message string) (Written, error) {
 	t, err := begin(ctx, opt)
 	if err != nil {
 		return Written{}, err
 	}
-	err = t.create(p, data)
-	if errors.Is(err, ErrNoteExists) && (upsert || opt.Force) {
-		if err = ownNote(t.abs(p), p, opt.Force); err == nil {
-			err = t.replace(p, data)
-		}
-	} else if errors.Is(err, ErrNoteExists) {
-		err = fmt.Errorf("%s exists; not overwritten (--force replaces it)", p)
-	}
-	return t.end(err, message)
+	return t.end(t.putNote(title, p, data, upsert), message)
 }
 
-// ownNote refuses to replace a note engram did not write, unless force.
-func ownNote(file, p string, force bool) error {
-	if force {
-		return nil
+// putNote plans the note titled title, rendered for path p (write_find.go
+// finds what it would clash with).
+func (t *txn) putNote(title, p string, data []byte, upsert bool) error {
+	x, err := t.index()
+	if err != nil {
+		return err
 	}
-	f, ok := readNote(file, p, func([]byte) bool { return true })
-	if ok && f.Note.Extra[writtenByKey] == writtenByValue {
-		return nil
+	n, err := checkNoteWith(x.parser, p, data)
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("%s exists and engram did not write it (no written_by: engram); not replaced: pass force (--force) to replace it, or choose another title: %w", p, ErrNoteExists)
+	same, other := x.clashes(n)
+	switch {
+	case len(other) > 0:
+		return fmt.Errorf("%q would be published at the same place as %s (titled %q), and a build refuses two notes at one place: choose another title: %w",
+			title, other[0].Path, other[0].Note.Title, ErrNoteExists)
+	case len(same) == 0:
+		x.planned = append(x.planned, found{Path: p, Src: data, Note: n})
+		return t.putNew(p, data)
+	}
+	f := same[0]
+	switch {
+	case slices.ContainsFunc(same, func(f found) bool { return f.Note.Private }):
+		// Named by nothing: a private note is absent everywhere.
+		return fmt.Errorf("a note titled %q exists; it is not replaced: choose another title: %w", title, ErrNoteExists)
+	case len(same) > 1:
+		return fmt.Errorf("%s and %s are both titled %q, which a build refuses: fix that first: %w", same[0].Path, same[1].Path, title, ErrNoteExists)
+	case f.json():
+		return fmt.Errorf("%s, an ai-agents episode file, has the id %q; engram does not replace it: choose another title: %w", f.Path, f.Note.Title, ErrNoteExists)
+	case !upsert && !t.opt.Force && f.Path == p:
+		return fmt.Errorf("%s exists; not overwritten (--force replaces it): %w", p, ErrNoteExists)
+	case !upsert && !t.opt.Force:
+		return fmt.Errorf("a note titled %q exists at %s; not overwritten (--force replaces it): %w", f.Note.Title, f.Path, ErrNoteExists)
+	case !t.opt.Force && f.Note.Extra[writtenByKey] != writtenByValue:
+		return fmt.Errorf("%s exists and engram did not write it (no written_by: engram); not replaced: pass force (--force) to replace it, or choose another title: %w", f.Path, ErrNoteExists)
+	}
+	// Replaced where it is: a note moved into a folder of its own stays
+	// there, and is never written twice.
+	if n, err = checkNoteWith(x.parser, f.Path, data); err != nil {
+		return err
+	}
+	t.replace(f.Path, data)
+	x.planned = append(x.planned, found{Path: f.Path, Src: data, Note: n})
+	return nil
+}
+
+// putNew plans a note that no note's title clashes with, at p: refused
+// when a file is there, unless Force.
+func (t *txn) putNew(p string, data []byte) error {
+	if err := checkFree(t.root, p); err != nil {
+		return err
+	}
+	if t.opt.Force {
+		t.replace(p, data)
+	} else {
+		t.create(p, data)
+	}
+	return nil
 }
 
 // renderEpisode checks in and returns the note's path and bytes, parsed

@@ -67,15 +67,12 @@ func WriteFiles(ctx context.Context, opt WriteOptions, files []File, message str
 	}
 	for _, f := range files {
 		if opt.Force {
-			err = t.replace(f.Path, f.Data)
+			t.replace(f.Path, f.Data)
 		} else {
-			err = t.create(f.Path, f.Data)
-		}
-		if err != nil {
-			break
+			t.create(f.Path, f.Data)
 		}
 	}
-	return t.end(err, message)
+	return t.end(nil, message)
 }
 
 // checkFile refuses a path outside the repository or in .git, a note

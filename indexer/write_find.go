@@ -2,184 +2,328 @@ package indexer
 
 import (
 	"bytes"
-	"encoding/json"
+	"encoding/gob"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
-	"unicode"
+	"sync"
+	"time"
 
+	"github.com/engramhq/engram/indexer/aiagents"
+	"github.com/engramhq/engram/indexer/causal"
+	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/parse"
+	"github.com/engramhq/engram/indexer/source"
 )
 
-// maxTitleBytes caps a title: a file name must fit every file system.
-const maxTitleBytes = 200
-
-// maxFieldBytes caps one field of a note to write: the front matter cap
-// of the parse stage, so that one runaway argument is refused by name
-// before the note is made.
-const maxFieldBytes = parse.MaxFrontMatterBytes
-
-// notePath is the file of a new note titled title in folder: the title
-// is the file name, so it must be one safe name, never a path.
-func notePath(folder, title string) (string, error) {
-	if err := checkTitle(title); err != nil {
-		return "", err
-	}
-	return path.Join(folder, title+".md"), nil
-}
-
-func checkTitle(title string) error {
-	switch {
-	case strings.TrimSpace(title) == "":
-		return fmt.Errorf("the title is empty: give one, such as EPISODE-2026-05-01-session-01 or PATTERN-retry-with-backoff")
-	case len(title) > maxTitleBytes:
-		return fmt.Errorf("the title is %d bytes, over the limit of %d: shorten it", len(title), maxTitleBytes)
-	case strings.ContainsAny(title, `/\`):
-		return fmt.Errorf("the title %q holds a / or \\: a title names one note, and is its file name, so it may not be a path; remove them", title)
-	case strings.HasPrefix(title, "."):
-		return fmt.Errorf("the title %q starts with a dot: start it with a letter or digit", title)
-	case strings.ContainsAny(title, `<>:"|?*`):
-		return fmt.Errorf("the title %q holds one of < > : \" | ? *, which some file systems refuse in a file name: remove it", title)
-	case title != strings.TrimSpace(title) || strings.HasSuffix(title, "."):
-		return fmt.Errorf("the title %q starts or ends with a space, or ends with a dot: remove it", title)
-	case strings.IndexFunc(title, unicode.IsControl) >= 0:
-		return fmt.Errorf("the title %q holds a control character (a line break or tab): remove it", title)
-	case reservedName(title):
-		return fmt.Errorf("the title %q is a reserved device name on Windows: choose another", title)
-	}
-	return nil
-}
-
-func reservedName(t string) bool {
-	base, _, _ := strings.Cut(strings.ToUpper(t), ".")
-	switch base {
-	case "CON", "PRN", "AUX", "NUL":
-		return true
-	}
-	return len(base) == 4 && (strings.HasPrefix(base, "COM") || strings.HasPrefix(base, "LPT")) && base[3] >= '1' && base[3] <= '9'
-}
-
-// checkFree refuses a new note whose file name differs only by case from
-// a file in its folder: two such notes are one slug, which a build
-// refuses (SPEC §6).
-func checkFree(repo, p string) error {
-	entries, err := os.ReadDir(filepath.Join(repo, filepath.FromSlash(path.Dir(p))))
-	if err != nil {
-		return nil // no folder yet: nothing in the way
-	}
-	base := path.Base(p)
-	for _, e := range entries {
-		if e.Name() != base && strings.EqualFold(e.Name(), base) {
-			return fmt.Errorf("%s differs only by case from %s, which exists: two notes would have one slug; use that title, or another", p, path.Join(path.Dir(p), e.Name()))
-		}
-	}
-	return nil
-}
-
-// found is a note the write path looked up by id.
+// found is a note of the repository as a build reads it.
 type found struct {
 	Path string // slash, relative to the repository
 	Src  []byte
 	Note note.Note
 }
 
-// findNote finds the markdown note whose title (or file name) is id,
-// case-insensitively, as a build resolves a wikilink: first where engram
-// puts notes (episodes/, patterns/, the top), then in every note of the
-// repository.
-func findNote(repo, id string) (found, error) {
-	if strings.TrimSpace(id) == "" || strings.ContainsRune(id, 0) {
-		return found{}, fmt.Errorf("no note named: give a note's title")
-	}
-	if checkTitle(id) == nil {
-		for _, dir := range []string{"episodes", "patterns", "."} {
-			if f, ok := readFound(repo, path.Join(dir, id+".md"), id); ok {
-				return f, nil
-			}
-		}
-	}
-	var hit found
-	err := filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return nil
-		case d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != repo:
-			return filepath.SkipDir
-		case d.IsDir() || !strings.HasSuffix(d.Name(), ".md") || hit.Path != "":
-			return nil
-		}
-		rel, err := filepath.Rel(repo, p)
-		if err == nil {
-			if f, ok := readFound(repo, filepath.ToSlash(rel), id); ok {
-				hit = f
-				return fs.SkipAll
-			}
-		}
-		return nil
-	})
-	if err != nil || hit.Path == "" {
-		return found{}, fmt.Errorf("no note is titled %q in %s: give the title of an existing note (engram search finds one)", id, repo)
-	}
-	return hit, nil
+// json reports whether the note is an ai-agents episode file, which
+// engram reads but never rewrites.
+func (f found) json() bool { return aiagents.IsEpisodeFile(f.Path) }
+
+// place is where a build publishes a note: its folder and slug. Two
+// notes at one place refuse the build (SPEC §6), as two of one title do.
+func place(n *note.Note) string { return export.Folder(n) + "/" + export.Slug(n.Title) }
+
+// noteIndex knows what a build reads as the title, permalink and place
+// of every note file of the repository, so that a write finds the notes
+// it would clash with. Parsing every note (a second at 10,000 notes)
+// would cost a write ten times its budget, so what was read is kept in
+// the repository's cache (notes.gob, beside the query cache; gob decodes
+// 10,000 entries ten times faster than JSON) by each file's size and
+// modification time, and only new or changed files are parsed again.
+type noteIndex struct {
+	root   string
+	name   string // the repository as the user gave it, for messages
+	parser *parse.Parser
+	notes  []noteInfo
+	// cache and format are where the index is kept and what it was made
+	// by; dirty is an index that changed since it was read.
+	cache, format string
+	dirty         bool
+	// planned are the notes this write is about to write: they clash
+	// with one another as with the repository's.
+	planned []found
 }
 
-// readFound reads the note at p and reports whether it is the note id.
-func readFound(repo, p, id string) (found, bool) {
-	f, ok := readNote(filepath.Join(repo, filepath.FromSlash(p)), p, func(src []byte) bool {
-		return bytes.Contains(bytes.ToLower(src), bytes.ToLower([]byte(id))) || strings.EqualFold(strings.TrimSuffix(path.Base(p), ".md"), id)
-	})
-	if !ok || !strings.EqualFold(f.Note.Title, id) && !strings.EqualFold(f.Note.Permalink, id) {
-		return found{}, false
-	}
-	return f, true
+// noteInfo is what the index keeps of one note file.
+type noteInfo struct {
+	Path    string
+	Size    int64
+	ModTime int64
+	// Title and Permalink are the note's, as causal.Key compares them;
+	// Place is where the build publishes it.
+	Title     string
+	Permalink string
+	Place     string
+	// Private is a note the build withholds (private: true, or a file
+	// it cannot read, which has no title).
+	Private bool
+	// fresh is an entry read from the file by this write (not kept,
+	// and not written by it).
+	fresh bool
 }
 
-// readNote reads and parses the regular file full (the note p), when
-// worth reports its bytes worth parsing.
-func readNote(full, p string, worth func([]byte) bool) (found, bool) {
-	if st, err := os.Lstat(full); err != nil || !st.Mode().IsRegular() || st.Size() > parse.MaxNoteBytes {
+func infoOf(n note.Note) noteInfo {
+	return noteInfo{Path: n.Path, Title: causal.Key(n.Title), Permalink: permalinkKey(n.Permalink), Place: place(&n), Private: n.Private}
+}
+
+// permalinkKey is a permalink as the build resolves a link by it.
+func permalinkKey(p string) string {
+	if p == "" {
+		return ""
+	}
+	return causal.Key(strings.Trim(p, "/"))
+}
+
+// index reads the note files of the repository as the source stage
+// walks it (tracked or not: a note only on disk is one `git add` away
+// from the build), with the repository's parser (engram.toml [paths]).
+func (t *txn) index() (*noteIndex, error) {
+	if t.notes != nil {
+		return t.notes, nil
+	}
+	listed, err := source.ListFiles(t.root)
+	if err != nil {
+		return nil, err
+	}
+	cfg, _ := ReadConfig(t.root) // one that does not load is refused by the build; the defaults do here
+	x := &noteIndex{root: t.root, name: t.opt.Repo, parser: parse.New(parse.Roots{Episodes: cfg.Paths.Episodes, Patterns: cfg.Paths.Patterns})}
+	x.format = fmt.Sprintf("engram %s notes 2 %q %q", Version, cfg.Paths.Episodes, cfg.Paths.Patterns)
+	x.cache = t.notesCache()
+	kept := readNotesCache(x.cache, x.format)
+	var stale []int
+	for _, f := range listed {
+		if !isNoteFile(f.Path) {
+			continue
+		}
+		if c, ok := kept[f.Path]; ok && c.Size == f.Size && c.ModTime == f.ModTime {
+			x.notes = append(x.notes, c)
+			continue
+		}
+		stale = append(stale, len(x.notes))
+		x.notes = append(x.notes, noteInfo{Path: f.Path, Size: f.Size, ModTime: f.ModTime})
+	}
+	x.readAll(stale)
+	x.dirty = len(stale) > 0 || len(kept) != len(x.notes)
+	t.notes = x
+	return x, nil
+}
+
+// save keeps the index for the next write (txn.end calls it), with the
+// notes this write planned and wrote (written), as they are on disk now:
+// engram wrote them, so they are known without reading them again.
+func (x *noteIndex) save(written []string) {
+	for _, f := range x.planned {
+		info, err := os.Lstat(filepath.Join(x.root, filepath.FromSlash(f.Path)))
+		if !slices.Contains(written, f.Path) || err != nil {
+			continue
+		}
+		n := infoOf(f.Note)
+		n.Path, n.Size, n.ModTime = f.Path, info.Size(), info.ModTime().UnixNano()
+		if i := slices.IndexFunc(x.notes, func(e noteInfo) bool { return e.Path == f.Path }); i >= 0 {
+			x.notes[i] = n
+		} else {
+			x.notes = append(x.notes, n)
+		}
+		x.dirty = true
+	}
+	if x.dirty {
+		writeNotesCache(x.cache, x.format, x.notes)
+	}
+}
+
+// readAll parses the notes at the given indexes, on all cores.
+func (x *noteIndex) readAll(todo []int) {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Go(func() {
+			for i := range jobs {
+				info := noteInfo{Private: true} // unreadable: withheld, no title
+				if f, ok := x.read(x.notes[i].Path); ok {
+					info = infoOf(f.Note)
+				}
+				info.Path, info.Size, info.ModTime, info.fresh = x.notes[i].Path, x.notes[i].Size, x.notes[i].ModTime, true
+				x.notes[i] = info
+			}
+		})
+	}
+	for _, i := range todo {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// notesCache is the file the index is kept in: beside the repository's
+// query cache, not in it (a build replaces that directory whole), ""
+// when there is no cache directory.
+func (t *txn) notesCache() string {
+	dir, err := cacheDir(t.root, t.opt.CacheDir)
+	if err != nil {
+		return ""
+	}
+	return dir + ".notes.gob"
+}
+
+type notesCacheFile struct {
+	Format string
+	Notes  []noteInfo
+}
+
+// readNotesCache reads the kept index, by path; a missing or unreadable
+// one, or one of another format, is empty.
+func readNotesCache(file, format string) map[string]noteInfo {
+	kept := map[string]noteInfo{}
+	data, err := os.ReadFile(file)
+	var c notesCacheFile
+	if err != nil || gob.NewDecoder(bytes.NewReader(data)).Decode(&c) != nil || c.Format != format {
+		return kept
+	}
+	for _, n := range c.Notes {
+		kept[n.Path] = n
+	}
+	return kept
+}
+
+// writeNotesCache keeps the index. A file read by this write that had
+// changed in the two seconds before is left out: a change within the
+// file system's time resolution after it was read would not show in its
+// size and time. The cache is only a cache: a failure to write it is no
+// failure.
+func writeNotesCache(file, format string, notes []noteInfo) {
+	if file == "" {
+		return
+	}
+	recent := time.Now().Add(-2 * time.Second).UnixNano()
+	c := notesCacheFile{Format: format}
+	for _, n := range notes {
+		if !n.fresh || n.ModTime < recent {
+			c.Notes = append(c.Notes, n)
+		}
+	}
+	var b bytes.Buffer
+	if gob.NewEncoder(&b).Encode(c) != nil || os.MkdirAll(filepath.Dir(file), 0o755) != nil {
+		return
+	}
+	// Renamed into place, not synced: a cache lost to a crash is read
+	// again from the notes, and a sync costs more than the rest.
+	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".tmp-*")
+	if err != nil {
+		return
+	}
+	_, err = tmp.Write(b.Bytes())
+	if cerr := tmp.Close(); err == nil && cerr == nil && os.Rename(tmp.Name(), file) == nil {
+		return
+	}
+	os.Remove(tmp.Name())
+}
+
+// isNoteFile is a file a build reads as a note (load.go's readFile).
+func isNoteFile(p string) bool {
+	return strings.EqualFold(path.Ext(p), ".md") || aiagents.IsEpisodeFile(p)
+}
+
+// matching reads again, as the build does, the notes whose index entry
+// match says are wanted, and the planned notes match wants, by path;
+// notes that no longer read are left out.
+func (x *noteIndex) matching(match func(noteInfo) bool) []found {
+	var out []found
+	for _, info := range x.notes {
+		if !match(info) {
+			continue
+		}
+		if f, ok := x.read(info.Path); ok {
+			out = append(out, f)
+		}
+	}
+	for _, f := range x.planned {
+		if match(infoOf(f.Note)) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// read parses one note file as the build does.
+func (x *noteIndex) read(p string) (found, bool) {
+	src, err := os.ReadFile(filepath.Join(x.root, filepath.FromSlash(p)))
+	if err != nil || len(src) > parse.MaxNoteBytes {
 		return found{}, false
 	}
-	src, err := os.ReadFile(full)
-	if err != nil || !worth(src) {
-		return found{}, false
+	var n note.Note
+	if aiagents.IsEpisodeFile(p) {
+		n, _, err = aiagents.Decode(p, src)
+	} else {
+		n, _, err = x.parser.Parse(p, src)
 	}
-	n, _, err := parse.New(parse.Roots{}).Parse(p, src)
 	if err != nil {
 		return found{}, false
 	}
 	return found{Path: p, Src: src, Note: n}, true
 }
 
-// feedbackTarget is the id feedback names: a markdown note's title, or
-// an ai-agents episode file's id.
-func feedbackTarget(repo, id string) (string, error) {
-	if f, err := findNote(repo, id); err == nil {
-		return f.Note.Title, nil
+// clashes are the notes a build would refuse beside n: same lists those
+// of n's title (in any case or Unicode normalisation, as the build
+// compares titles), other those of another title published at n's place.
+// A private note is left out of other (the build drops it first) and
+// kept in same: engram never writes a note beside a private one of its
+// title, nor over it.
+func (x *noteIndex) clashes(n note.Note) (same, other []found) {
+	key, at := causal.Key(n.Title), place(&n)
+	for _, f := range x.matching(func(i noteInfo) bool { return i.Title == key || !i.Private && i.Place == at }) {
+		switch {
+		case causal.Key(f.Note.Title) == key:
+			same = append(same, f)
+		case !f.Note.Private && place(&f.Note) == at:
+			other = append(other, f)
+		}
 	}
-	var hit string
-	_ = filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != repo {
-			return filepath.SkipDir
+	return same, other
+}
+
+// find is the note a reader may know as id (a title, else a permalink,
+// compared as the build compares them); private notes are absent, as
+// everywhere else, and the message for one is the message for no note.
+// withJSON admits ai-agents episode files.
+func (x *noteIndex) find(id string, withJSON bool) (found, error) {
+	key := causal.Key(id)
+	var byPermalink []found
+	for _, f := range x.matching(func(i noteInfo) bool { return i.Title == key || i.Permalink == key }) {
+		switch {
+		case f.Note.Private || f.json() && !withJSON:
+		case causal.Key(f.Note.Title) == key:
+			return f, nil
+		case permalinkKey(f.Note.Permalink) == key:
+			byPermalink = append(byPermalink, f)
 		}
-		if err != nil || hit != "" || d.IsDir() || !strings.HasPrefix(d.Name(), "episode-") || !strings.HasSuffix(d.Name(), ".json") {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		var v struct {
-			ID string `json:"id"`
-		}
-		if err == nil && json.Unmarshal(src, &v) == nil && strings.EqualFold(v.ID, id) {
-			hit = v.ID
-		}
-		return nil
-	})
-	if hit == "" {
-		return "", fmt.Errorf("no note is titled %q in %s: give the title of an existing note (engram search finds one)", id, repo)
 	}
-	return hit, nil
+	if len(byPermalink) > 0 {
+		return byPermalink[0], nil
+	}
+	return found{}, fmt.Errorf("no note is titled %q in %s: give the title of an existing note (engram search finds one)", id, x.name)
+}
+
+// findNote is the markdown note whose title or permalink is id.
+func (t *txn) findNote(id string) (found, error) {
+	if strings.TrimSpace(id) == "" || strings.ContainsRune(id, 0) {
+		return found{}, fmt.Errorf("no note named: give a note's title")
+	}
+	x, err := t.index()
+	if err != nil {
+		return found{}, err
+	}
+	return x.find(id, false)
 }

@@ -49,14 +49,14 @@ type EvidenceInput struct {
 
 var causalTypes = []string{"causes", "enables", "prevents", "correlates"}
 
-// NewPattern writes a new pattern note, patterns/<title>.md. A note that
-// exists is refused with ErrNoteExists, unless opt.Force.
+// NewPattern writes a new pattern note, patterns/<file>.md, as
+// NewEpisode writes an episode.
 func NewPattern(ctx context.Context, opt WriteOptions, in PatternInput) (Written, error) {
 	p, data, err := renderPattern(in)
 	if err != nil {
 		return Written{}, err
 	}
-	return writeNewNote(ctx, opt, p, data, false, "write: pattern "+in.Title)
+	return writeNewNote(ctx, opt, in.Title, p, data, false, "write: pattern "+in.Title)
 }
 
 func renderPattern(in PatternInput) (string, []byte, error) {

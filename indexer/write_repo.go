@@ -13,6 +13,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/parse"
+	"github.com/engramhq/engram/indexer/secrets"
 	"github.com/engramhq/engram/indexer/source"
 )
 
@@ -33,6 +34,10 @@ type WriteOptions struct {
 	// Now is the time of the commit, of a feedback line without one, and
 	// of the month file an append goes to; zero is the clock.
 	Now time.Time
+	// CacheDir is where the repository's cache is (Options.CacheDir): a
+	// write keeps there what it read of every note's title, to read only
+	// the notes changed since.
+	CacheDir string
 }
 
 func (o WriteOptions) now() time.Time {
@@ -62,13 +67,31 @@ var ErrNoteExists = errors.New("note exists")
 const writtenByKey, writtenByValue = "written_by", "engram"
 
 // txn is one write: the lock that serialises writers of a repository,
-// and the files written so far, undone if a later step fails.
+// what the write will change (plan), and, once applied, the files
+// written and how to put them back if a later step fails.
 type txn struct {
-	opt    WriteOptions
+	opt WriteOptions
+	// root is the repository's real path: the repository may be a
+	// symbolic link (the user's choice), a folder inside it may not.
+	root   string
 	gitDir string
+	lock   *os.File
+	plan   []change
 	paths  []string
 	undo   []func()
-	lock   *os.File
+	// notes are the repository's notes as a build reads them, and scan
+	// its secret scanner, each made when first needed (write_find.go,
+	// write_check.go).
+	notes *noteIndex
+	scan  *secrets.Scanner
+}
+
+// change is one file a write will write: created (refused if it exists
+// by then) or replaced.
+type change struct {
+	path   string
+	data   []byte
+	create bool
 }
 
 // begin checks the repository and takes the writers' lock. The lock is
@@ -78,7 +101,11 @@ func begin(ctx context.Context, opt WriteOptions) (*txn, error) {
 	if st, err := os.Stat(opt.Repo); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("%s is not a directory: give the memory repository with --repo", opt.Repo)
 	}
-	gitDir, err := source.GitDir(opt.Repo)
+	root, err := realDir(opt.Repo)
+	if err != nil {
+		return nil, err
+	}
+	gitDir, err := source.GitDir(root)
 	if err != nil {
 		return nil, err
 	}
@@ -87,27 +114,43 @@ func begin(ctx context.Context, opt WriteOptions) (*txn, error) {
 	}
 	lockPath := filepath.Join(gitDir, "engram-write.lock")
 	if gitDir == "" {
-		abs, _ := filepath.Abs(opt.Repo)
-		sum := sha256.Sum256([]byte(abs))
+		sum := sha256.Sum256([]byte(root))
 		lockPath = filepath.Join(os.TempDir(), "engram-write-"+hex.EncodeToString(sum[:8])+".lock")
 	}
 	lock, err := lockFile(ctx, lockPath, func() {})
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", lockPath, err)
 	}
-	return &txn{opt: opt, gitDir: gitDir, lock: lock}, nil
+	return &txn{opt: opt, root: root, gitDir: gitDir, lock: lock}, nil
 }
 
-// end stages or commits what was written, then releases the lock; on any
-// failure (err, or its own) the files written are put back as they were.
+// realDir is dir's absolute path with symbolic links resolved.
+func realDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs)
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s is not a directory: give the memory repository with --repo", dir)
+	}
+	return abs, nil
+}
+
+// end applies the plan unless err, then stages or commits what was
+// written and releases the lock; on any failure (err, or its own) the
+// files written are put back as they were, and the git index is left
+// as it was.
 func (t *txn) end(err error, message string) (Written, error) {
 	defer unlockFile(t.lock)
+	if err == nil {
+		err = t.apply()
+	}
 	w := Written{Paths: t.paths}
 	if err == nil && len(t.paths) > 0 && t.gitDir != "" {
 		if t.opt.Commit {
-			w.Commit, err = source.CommitFiles(t.opt.Repo, t.paths, message, t.opt.Author, t.opt.now())
+			w.Commit, err = source.CommitFiles(t.root, t.paths, message, t.opt.Author, t.opt.now())
 		} else {
-			err = source.AddFiles(t.opt.Repo, t.paths...)
+			err = source.AddFiles(t.root, t.paths...)
 		}
 		w.Staged = err == nil
 	}
@@ -115,18 +158,51 @@ func (t *txn) end(err error, message string) (Written, error) {
 		for i := len(t.undo) - 1; i >= 0; i-- {
 			t.undo[i]()
 		}
+		t.paths = nil
+	}
+	if t.notes != nil {
+		t.notes.save(t.paths)
+	}
+	if err != nil {
 		return Written{}, err
 	}
 	return w, nil
 }
 
 // abs is the file of a repository path.
-func (t *txn) abs(p string) string { return filepath.Join(t.opt.Repo, filepath.FromSlash(p)) }
+func (t *txn) abs(p string) string { return filepath.Join(t.root, filepath.FromSlash(p)) }
 
-// create writes a new file, failing with ErrNoteExists when it exists:
-// written beside it, then linked into place, which no other writer can
-// win twice.
-func (t *txn) create(p string, data []byte) error {
+// create plans a new file: written beside it, then linked into place,
+// which fails with ErrNoteExists when it exists by then, and which no
+// other writer can win twice.
+func (t *txn) create(p string, data []byte) { t.plan = append(t.plan, change{p, data, true}) }
+
+// replace plans a file written over what is there (or nothing),
+// atomically.
+func (t *txn) replace(p string, data []byte) { t.plan = append(t.plan, change{p, data, false}) }
+
+// apply checks every file of the plan (inside the repository, no secret:
+// write_check.go) before it writes any, then writes them.
+func (t *txn) apply() error {
+	for _, c := range t.plan {
+		if err := t.check(c.path, c.data); err != nil {
+			return err
+		}
+	}
+	for _, c := range t.plan {
+		write := t.writeNew
+		if !c.create {
+			write = t.writeOver
+		}
+		if err := write(c.path, c.data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeNew writes a new file, failing with ErrNoteExists when it exists.
+func (t *txn) writeNew(p string, data []byte) error {
 	target := t.abs(p)
 	tmp, err := tempBeside(target, data, 0o644)
 	if err != nil {
@@ -135,7 +211,7 @@ func (t *txn) create(p string, data []byte) error {
 	defer os.Remove(tmp)
 	if err := os.Link(tmp, target); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("%s: %w", p, ErrNoteExists)
+			return fmt.Errorf("%s exists; not overwritten (--force replaces it): %w", p, ErrNoteExists)
 		}
 		return fmt.Errorf("write %s: %w", p, err)
 	}
@@ -144,9 +220,9 @@ func (t *txn) create(p string, data []byte) error {
 	return nil
 }
 
-// replace writes a file over what is there (or nothing), atomically;
+// writeOver writes a file over what is there (or nothing), atomically;
 // undo puts the old bytes back.
-func (t *txn) replace(p string, data []byte) error {
+func (t *txn) writeOver(p string, data []byte) error {
 	target := t.abs(p)
 	old, oldErr := os.ReadFile(target)
 	if oldErr != nil && !errors.Is(oldErr, fs.ErrNotExist) {
@@ -224,7 +300,13 @@ func tempBeside(target string, data []byte, perm os.FileMode) (string, error) {
 // checkNote parses a note about to be written, as a build will: it must
 // be publishable with no error diagnostic, or nothing is written.
 func checkNote(p string, data []byte) (note.Note, error) {
-	n, diags, err := parse.New(parse.Roots{}).Parse(p, data)
+	return checkNoteWith(parse.New(parse.Roots{}), p, data)
+}
+
+// checkNoteWith is checkNote with the repository's parser (its folders
+// for episodes and patterns, engram.toml [paths]).
+func checkNoteWith(parser *parse.Parser, p string, data []byte) (note.Note, error) {
+	n, diags, err := parser.Parse(p, data)
 	for _, d := range diags {
 		if d.Severity >= note.Error {
 			return n, fmt.Errorf("%s would not parse cleanly, so nothing was written: %s", p, d.String())

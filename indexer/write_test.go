@@ -73,7 +73,7 @@ func TestWriteRefuses(t *testing.T) {
 			return NewEpisode(ctx, opt, in)
 		}},
 		{"exists", "exists; not overwritten", func() (Written, error) { return NewEpisode(ctx, opt, episode("EPISODE-good")) }},
-		{"case twin", "differs only by case", func() (Written, error) { return NewEpisode(ctx, opt, episode("episode-GOOD")) }},
+		{"case twin", `a note titled "EPISODE-good" exists at episodes/EPISODE-good.md`, func() (Written, error) { return NewEpisode(ctx, opt, episode("episode-GOOD")) }},
 		{"good pattern", "", func() (Written, error) {
 			return NewPattern(ctx, opt, PatternInput{Title: "PATTERN-p", Trigger: "t fails", Action: "retry", SuccessRate: rate(0.7)})
 		}},

@@ -13,14 +13,15 @@ import (
 )
 
 // cmdExtract turns ai-agents session logs into episode notes:
-// engram extract [--repo DIR] [--out DIR] [--force] [-v] SESSION.md…
+// engram extract [--repo DIR] [--out DIR] [--force] [--commit] [-v] SESSION.md…
 // Every log is tried; one that fails does not stop the others, and the
 // command exits 1 when any failed. Logs that are not session logs
-// (handoffs, READMEs, empty files) are skipped with a warning.
+// (handoffs, READMEs, empty files) are skipped with a warning. The notes
+// are staged (or with --commit committed) as every write.
 func cmdExtract(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("extract", flag.ContinueOnError)
-	repo := flags.String("repo", ".", "memory repository")
-	out := flags.String("out", "", "folder for the episode notes (default: episodes under --repo)")
+	w := newWriteFlags(flags)
+	out := flags.String("out", "", "folder for the episode notes, inside --repo (default: episodes under --repo)")
 	force := flags.Bool("force", false, "overwrite episode notes that already exist")
 	verbose := flags.Bool("v", false, "print info diagnostics too (how each outcome was decided)")
 	logs, err := parsePositional(flags, args)
@@ -30,14 +31,21 @@ func cmdExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(logs) == 0 {
 		return fmt.Errorf("%w: extract takes one or more session logs: engram extract [--out DIR] SESSION.md…", errUsage)
 	}
-	if *out == "" {
-		*out = filepath.Join(*repo, "episodes")
-	}
-	x := extractor{verbose: *verbose, stdout: stdout, stderr: stderr}
-	if err := indexer.Extract(ctx, indexer.ExtractOptions{Out: *out, Force: *force}, logs, x.print); err != nil {
+	opt, err := w.options()
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "extracted %d of %d session logs to %s (%d skipped, %d failed)\n", x.written, len(logs), *out, x.skipped, x.failed)
+	opt.Force = *force
+	shown := *out
+	if shown == "" {
+		shown = filepath.Join(opt.Repo, "episodes")
+	}
+	x := extractor{repo: opt.Repo, verbose: *verbose, stdout: stdout, stderr: stderr}
+	if err := indexer.Extract(ctx, indexer.ExtractOptions{WriteOptions: opt, Out: *out}, logs, x.print); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "extracted %d of %d session logs to %s (%d skipped, %d failed)\n", x.written, len(logs), shown, x.skipped, x.failed)
+	printWritten(stdout, indexer.Written{Staged: x.staged, Commit: x.commit})
 	if x.failed > 0 {
 		return fmt.Errorf("extract: %d of %d session logs could not be extracted (see above)", x.failed, len(logs))
 	}
@@ -67,9 +75,12 @@ func parsePositional(flags *flag.FlagSet, args []string) ([]string, error) {
 // extractor prints the results of one engram extract run and counts
 // them.
 type extractor struct {
+	repo                     string
 	verbose                  bool
 	stdout, stderr           io.Writer
 	written, skipped, failed int
+	staged                   bool
+	commit                   string
 }
 
 func (x *extractor) print(r indexer.Extracted) {
@@ -88,8 +99,9 @@ func (x *extractor) print(r indexer.Extracted) {
 		}
 	default:
 		x.written++
+		x.staged, x.commit = r.Staged, r.Commit
 		ep := r.Episode
 		fmt.Fprintf(x.stdout, "wrote %s: %s; decisions %d, events %d, lessons %d (from %s)\n",
-			r.Target, ep.Outcome, len(ep.Decisions), len(ep.Events), len(ep.Lessons), r.Log)
+			filepath.Join(x.repo, filepath.FromSlash(r.Target)), ep.Outcome, len(ep.Decisions), len(ep.Events), len(ep.Lessons), r.Log)
 	}
 }

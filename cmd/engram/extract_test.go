@@ -86,8 +86,9 @@ func TestExtractExitCodes(t *testing.T) {
 	}{
 		{"no log", []string{"extract"}, exitUsage},
 		{"unknown flag", []string{"extract", "--frob", missing}, exitUsage},
-		{"missing log", []string{"extract", "--out", t.TempDir(), missing}, exitFail},
-		{"binary log", []string{"extract", "--out", t.TempDir(), binary}, exitFail},
+		{"missing log", []string{"extract", "--repo", t.TempDir(), missing}, exitFail},
+		{"binary log", []string{"extract", "--repo", t.TempDir(), binary}, exitFail},
+		{"--out outside the repository", []string{"extract", "--repo", t.TempDir(), "--out", t.TempDir(), binary}, exitFail},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

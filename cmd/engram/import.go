@@ -10,10 +10,11 @@ import (
 )
 
 // cmdImport is `engram import ai-agents DIR`: ai-agents episode JSON and
-// causal-graph patterns → markdown notes in --repo.
-func cmdImport(_ context.Context, args []string, stdout, stderr io.Writer) error {
+// causal-graph patterns → markdown notes in --repo, staged (or with
+// --commit committed) as every write.
+func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("import", flag.ContinueOnError)
-	repo := flags.String("repo", "", "memory repository to write the notes into (default: . or ./content)")
+	w := newWriteFlags(flags)
 	force := flags.Bool("force", false, "overwrite notes that already exist")
 	verbose := flags.Bool("v", false, "print info diagnostics too")
 	pos, err := parseArgs(flags, args, 2, "ai-agents DIR")
@@ -24,16 +25,19 @@ func cmdImport(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("%w: import: unknown format %q (the format is ai-agents)", errUsage, pos[0])
 	}
 	dir := pos[1]
-	if *repo == "" {
-		*repo = defaultRepo()
+	opt, err := w.options()
+	if err != nil {
+		return err
 	}
-	res, err := indexer.ImportAIAgents(dir, *repo, *force)
+	opt.Force = *force
+	res, err := indexer.ImportAIAgents(ctx, opt, dir)
 	printDiagnostics(stderr, res.Diagnostics, *verbose)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "imported %d episodes and %d patterns from %s into %s: %d notes written, %d kept as they were\n",
-		res.Episodes, res.Patterns, dir, *repo, res.Written, res.Kept)
+		res.Episodes, res.Patterns, dir, opt.Repo, res.Written, res.Kept)
+	printWritten(stdout, indexer.Written{Staged: res.Staged, Commit: res.Commit})
 	if res.Skipped > 0 {
 		return fmt.Errorf("import: %d episode files or pattern rows could not be imported (see the errors above)", res.Skipped)
 	}

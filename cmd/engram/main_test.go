@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/secrets/secretstest"
 	"github.com/engramhq/engram/indexer/source"
 )
 
@@ -52,6 +53,10 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv(cacheEnv, filepath.Join(env.WorkDir, ".cache"))
+			// A credential made at run time: the scripts never hold one.
+			k := secretstest.Kinds(5)[9]
+			env.Setenv("SECRET_LINE", k.Line)
+			env.Setenv("SECRET", k.Secret)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,7 +40,7 @@ func writeTool(name, title, desc string, destructive, idempotent bool) *mcp.Tool
 // write runs one write with the server's repository, then makes the next
 // read check the repository again, so that an agent finds what it wrote.
 func (e *mcpEngine) write(ctx context.Context, a writeArgs, do func(indexer.WriteOptions) (indexer.Written, error)) (wrote, error) {
-	w, err := do(indexer.WriteOptions{Repo: e.q.repo, Commit: a.Commit})
+	w, err := do(indexer.WriteOptions{Repo: e.q.repo, Commit: a.Commit, CacheDir: os.Getenv(cacheEnv)})
 	e.mu.Lock()
 	e.checked = time.Time{}
 	e.mu.Unlock()

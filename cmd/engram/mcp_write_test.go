@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/secrets/secretstest"
 	"github.com/engramhq/engram/indexer/source"
 )
 
@@ -149,6 +150,11 @@ func treeOf(t *testing.T, dir string) string {
 		if fi.IsDir() || (strings.HasPrefix(rel, ".git") && rel != filepath.Join(".git", "index")) {
 			return nil
 		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			target, err := os.Readlink(p)
+			fmt.Fprintf(&b, "%s -> %s\n", rel, target)
+			return err
+		}
 		data, err := os.ReadFile(p)
 		fmt.Fprintf(&b, "%s %x\n", rel, sha256.Sum256(data))
 		return err
@@ -181,5 +187,77 @@ func TestMCPSeesOutsideEdits(t *testing.T) {
 	answer(t, cs, "get_episode", map[string]any{"id": "EPISODE-2026-05-03-edit"}, &card)
 	if card.Task != "second task" {
 		t.Errorf("after an outside edit, get_episode answers task %q", card.Task)
+	}
+}
+
+// TestMCPWritesStayInside: the write tools refuse what would leave the
+// repository or make it unbuildable (issue 29), each a tool error that
+// says what to fix and never quotes a secret or names a private note,
+// with nothing written; and what they write is published by the next
+// build.
+func TestMCPWritesStayInside(t *testing.T) {
+	repo := mcpWriteRepo(t)
+	files := map[string]string{
+		"archive/2026/april.md": "---\ntitle: EPISODE-2026-04-01-session-1\ntype: episode\noutcome: success\ntask: by hand\n---\n",
+		"notes/board.md":        "---\ntitle: Board minutes\nprivate: true\n---\nNot for the site.\n",
+	}
+	for p, s := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(repo, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := source.AddFiles(repo, "archive/2026/april.md", "notes/board.md"); err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(repo, "feedback")); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	t.Setenv(cacheEnv, t.TempDir())
+	cs := mcpClient(t, repo)
+	before := treeOf(t, repo)
+	ghp := secretstest.Kinds(7)[0]
+	for _, c := range []struct {
+		tool    string
+		args    map[string]any
+		want    string
+		without string
+	}{
+		{"store_episode", map[string]any{"title": "episode-2026-04-01-SESSION-1", "task": "t", "outcome": "success"}, "archive/2026/april.md", ""},
+		{"upsert_episode", map[string]any{"title": "EPISODE-2026-04-01-session-1", "task": "t", "outcome": "success"}, "archive/2026/april.md", ""},
+		{"store_episode", map[string]any{"title": "EPISODE-2026-05-01-leak", "task": "deploy", "outcome": "success", "lessons": []string{ghp.Line}}, "lessons learned", ghp.Secret},
+		{"store_episode", map[string]any{"title": "EPISODE-" + ghp.Secret, "task": "t", "outcome": "success"}, "rule github-pat", ghp.Secret},
+		{"add_pattern", map[string]any{"title": "PATTERN-rotate", "trigger": "when " + ghp.Line + " leaks", "action": "rotate it"}, "trigger", ghp.Secret},
+		{"record_feedback", map[string]any{"note": "Board minutes", "kind": "echo"}, `no note is titled "board minutes"`, "board.md"},
+		{"record_feedback", map[string]any{"note": "retries", "kind": "echo", "session": ghp.Secret}, "feedback", ""},
+		{"store_episode", map[string]any{"title": "!!!", "task": "t", "outcome": "success"}, "no letter or digit", ""},
+	} {
+		res := callTool(t, cs, c.tool, c.args)
+		msg := strings.ToLower(text(res))
+		if !res.IsError || !strings.Contains(msg, c.want) {
+			t.Errorf("%s(%.80v): error %v %q, want a tool error naming %q", c.tool, c.args, res.IsError, cutTail(msg), c.want)
+		}
+		if c.without != "" && strings.Contains(msg, strings.ToLower(c.without)) {
+			t.Errorf("%s: the error quotes %q: %s", c.tool, c.without, msg)
+		}
+	}
+	if after := treeOf(t, repo); after != before {
+		t.Errorf("refused writes changed the repository:\n%s\n---\n%s", before, after)
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) > 0 {
+		t.Errorf("record_feedback wrote %s outside the repository", entries[0].Name())
+	}
+	var w wrote
+	answer(t, cs, "store_episode", map[string]any{"title": "Fix the login bug", "task": "fix the login bug", "outcome": "success"}, &w)
+	if len(w.Paths) != 1 || w.Paths[0] != "episodes/fix-the-login-bug.md" || !w.Staged {
+		t.Errorf("store_episode wrote %+v, want episodes/fix-the-login-bug.md staged", w)
+	}
+	var card episodeCard
+	answer(t, cs, "get_episode", map[string]any{"id": "Fix the login bug"}, &card)
+	if card.Task != "fix the login bug" {
+		t.Errorf("get_episode after store_episode: %+v", card)
 	}
 }

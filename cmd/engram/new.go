@@ -36,7 +36,7 @@ func (w writeFlags) options() (indexer.WriteOptions, error) {
 	if *w.repo == "" {
 		*w.repo = defaultRepo()
 	}
-	opt := indexer.WriteOptions{Repo: *w.repo, Commit: *w.commit}
+	opt := indexer.WriteOptions{Repo: *w.repo, Commit: *w.commit, CacheDir: os.Getenv(cacheEnv)}
 	now, err := parseNow(*w.now)
 	if now != nil {
 		opt.Now = *now
@@ -61,7 +61,7 @@ func printWritten(stdout io.Writer, w indexer.Written) {
 func cmdNew(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("new", flag.ContinueOnError)
 	w := newWriteFlags(fs)
-	title := fs.String("title", "", "the note's title (also its file name)")
+	title := fs.String("title", "", "the note's title: its id, and its file name (a free-text title's file is its slug)")
 	jsonFile := fs.String("json", "", "read the note from this JSON file, or - for stdin")
 	force := fs.Bool("force", false, "replace a note that exists")
 	task := fs.String("task", "", "episode: what the session set out to do")

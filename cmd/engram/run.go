@@ -25,7 +25,7 @@ const usage = `engram turns a git repository of agent memory into JSON indexes a
 Usage:
   engram build [--repo DIR] [--out public] [--base-url URL] [--now TIME] [--budget 2000] [--strict] [--force] [--redact] [-v]
   engram check [--repo DIR] [--format text|json|github] [--strict]
-  engram import ai-agents DIR [--repo DIR] [--force] [-v]
+  engram import ai-agents DIR [--repo DIR] [--force] [--commit] [-v]
   engram export --format ai-agents --out DIR [--repo DIR] [--now TIME] [-v]
   engram episodes [--outcome O] [--since 7d] [--tag T] [--task TEXT] [--json]
   engram decisions EPISODE [--json]
@@ -38,7 +38,7 @@ Usage:
   engram similar (TEXT | --episode E) [--limit 5] [--json]
   engram events similar --context '{"k":"v"}' [--limit 10] [--json]
   engram prune [--apply] [--repo DIR] [--now TIME]
-  engram extract [--repo DIR] [--out DIR] [--force] [-v] SESSION.md…
+  engram extract [--repo DIR] [--out DIR] [--force] [--commit] [-v] SESSION.md…
   engram new episode|pattern [--title T] [--json FILE|-] [--task T --outcome O | --trigger T --action A --success-rate R] [--tags a,b] [--force] [--commit]
   engram feedback echo|fizzle NOTE [--session S] [--commit]
   engram events add [--json FILE|-] [--commit]

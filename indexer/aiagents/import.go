@@ -63,7 +63,7 @@ func Import(fsys fs.FS) (Imported, []note.Diagnostic) {
 		}
 		titles[key] = f
 		outcomes[key] = n.Episode.Outcome
-		imp.Files = append(imp.Files, File{Path: "episodes/" + UniqueName(names, safeName(n.Title, 120)) + ".md", Data: md})
+		imp.Files = append(imp.Files, File{Path: "episodes/" + UniqueName(names, safeName(n.Title, 120)) + ".md", Data: md, From: f})
 		imp.Episodes++
 	}
 	for _, f := range graphs {
@@ -141,10 +141,13 @@ func episodeMarkdown(p *parse.Parser, filePath string, data []byte) ([]byte, not
 }
 
 // File is a file to write, at a slash-separated path under the export
-// directory.
+// directory (or, imported, the repository).
 type File struct {
 	Path string
 	Data []byte
+	// From is the file an imported note was made from, which a
+	// diagnostic about the note names.
+	From string
 }
 
 // EpisodeFileName is "episode-<name>" for IsEpisodeFile, from a title:

@@ -33,7 +33,7 @@ func importGraph(p *parse.Parser, fsys fs.FS, f string, outcomes map[string]stri
 			skipped++
 			continue
 		}
-		files = append(files, File{Path: "patterns/" + pc.title + ".md", Data: md})
+		files = append(files, File{Path: "patterns/" + pc.title + ".md", Data: md, From: f})
 	}
 	return files, skipped, diags
 }

@@ -123,6 +123,17 @@ func New(ignore []byte) (*Scanner, []note.Diagnostic, error) {
 	return s, problems, nil
 }
 
+// WithIgnore returns s letting through the findings that ignore
+// (IgnoreFile's content, or nil) lists, in place of those s was made
+// with. Making a Scanner compiles every rule (a tenth of a second);
+// this does not, so a process that scans often makes one and reuses it.
+func (s *Scanner) WithIgnore(ignore []byte) (*Scanner, []note.Diagnostic) {
+	s2 := *s
+	var problems []note.Diagnostic
+	s2.ignore, problems = parseIgnore(ignore)
+	return &s2, problems
+}
+
 func detector(cfg config.Config, depth int) *detect.Detector {
 	d := detect.NewDetector(cfg)
 	d.MaxDecodeDepth = depth

@@ -247,3 +247,37 @@ func TestSourceHoldsNoSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestWithIgnore: a scanner given another ignore file allows what that
+// file lists and nothing the first one did, as a scanner made with it
+// would, and keys the same.
+func TestWithIgnore(t *testing.T) {
+	ghp := secretstest.Kinds(3)[0]
+	text := []byte("x\n" + ghp.Line + "\n")
+	base := scanner(t, "episodes/a.md:github-pat:2\n")
+	for _, tc := range []struct {
+		name, ignore string
+		allowed      bool
+		problems     int
+	}{
+		{"allowing the finding", "episodes/a.md:github-pat:2\n", true, 0},
+		{"allowing another line", "episodes/a.md:github-pat:3\n", false, 0},
+		{"no ignore file", "", false, 0},
+		{"a line that is no fingerprint", "not one\n", false, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, problems := base.WithIgnore([]byte(tc.ignore))
+			f := s.Scan("episodes/a.md", text)
+			if len(f) != 1 || f[0].Allowed != tc.allowed || len(problems) != tc.problems {
+				t.Errorf("found %v, %d problems; want allowed %v, %d problems", f, len(problems), tc.allowed, tc.problems)
+			}
+			made, _, err := secrets.New([]byte(tc.ignore))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Key() != made.Key() {
+				t.Error("the key differs from a scanner made with the same ignore file")
+			}
+		})
+	}
+}

@@ -81,7 +81,7 @@ func Fingerprint(dir string, skip func(path string) bool) (string, error) {
 // statEntry is what the fingerprint knows of one path of the tree.
 type statEntry struct {
 	path        string
-	kind        byte // 'f' file, 'l' symlink, 's' submodule, 'o' other, 'u' unreadable
+	kind        byte // 'f' file, 'l' symlink, 's' submodule, 'p' engram output, 'o' other, 'u' unreadable
 	size, mtime int64
 }
 
@@ -127,6 +127,8 @@ func statTree(root string) ([]statEntry, error) {
 						add(statEntry{path: p, kind: 'u'})
 					case hasGit(entries):
 						add(statEntry{path: p, kind: 's'})
+					case isOutput(filepath.Join(root, filepath.FromSlash(p)), entries):
+						add(statEntry{path: p, kind: 'p'})
 					default:
 						visit(p, entries)
 					}

@@ -30,6 +30,8 @@ import (
 //   - source-symlink (warning): a symlink, never followed nor listed;
 //   - source-submodule (warning): a directory holding .git, or an empty
 //     directory HEAD records as a gitlink; never entered;
+//   - source-output (info): an engram build's output directory (public/
+//     of an earlier build), never entered, in git or not;
 //   - source-untracked (warning), source-ignored (info): files git does
 //     not track, or that .gitignore names, left out (see keepTracked);
 //   - source-special, source-unreadable (warning): a file that is not

@@ -18,8 +18,6 @@ import (
 // for (SPEC §6), collapsed by directory as `git status` does:
 //
 //   - source-untracked (warning): not in the index; `git add` publishes it;
-//   - source-output (info): an untracked folder that is an engram build's
-//     output (public/ of `engram build --out public`), not notes;
 //   - source-ignored (info): .gitignore or .git/info/exclude names it.
 func (t *tree) keepTracked(r *git.Repository, prefix string) ([]note.Diagnostic, error) {
 	idx, err := r.Storer.Index()
@@ -138,11 +136,7 @@ func untrackedDiags(all, dropped []string, ignored func(string) bool) []note.Dia
 	}
 	var diags []note.Diagnostic
 	for top, ps := range groups {
-		r := reason[ps[0]]
-		if r == "untracked" && strings.HasSuffix(top, "/") && slices.Contains(ps, top+"api/v1/index.json") && slices.Contains(ps, top+"api/v1/schema/index.schema.json") {
-			r = "output" // engram build --out inside the repository
-		}
-		diags = append(diags, untrackedDiag(top, len(ps), r))
+		diags = append(diags, untrackedDiag(top, len(ps), reason[ps[0]]))
 	}
 	slices.SortFunc(diags, func(a, b note.Diagnostic) int { return strings.Compare(a.Path, b.Path) })
 	return diags
@@ -157,9 +151,6 @@ func untrackedDiag(p string, n int, reason string) note.Diagnostic {
 		}
 	}
 	switch reason {
-	case "output":
-		return note.Diagnostic{Path: p, Severity: note.Info, Rule: "source-output",
-			Message: fmt.Sprintf("%s %s an engram build's output (api/v1/index.json), not notes: not read (keep it out of git, e.g. in .gitignore)", what, verb)}
 	case "ignored":
 		return note.Diagnostic{Path: p, Severity: note.Info, Rule: "source-ignored",
 			Message: fmt.Sprintf("%s %s ignored by git (.gitignore): not published", what, verb)}

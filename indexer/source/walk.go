@@ -25,8 +25,9 @@ type tree struct {
 
 // walkTree lists the regular files under root. It reads directories itself
 // rather than using filepath.WalkDir so that it sees a directory's entries
-// before descending: a directory holding .git is a submodule and is never
-// entered. Symlinks are never followed.
+// before descending: a directory holding .git is a submodule and an
+// engram build's output is not notes (isOutput), and neither is entered.
+// Symlinks are never followed.
 func walkTree(root string) (*tree, error) {
 	t := &tree{want: map[string]int{}, dirs: map[string]bool{"": true}}
 	entries, err := os.ReadDir(root)
@@ -46,6 +47,10 @@ func (t *tree) walkDir(root, rel string) {
 	}
 	if hasGit(entries) {
 		t.warn(rel, "source-submodule", "submodule or nested repository is not entered")
+		return
+	}
+	if isOutput(filepath.Join(root, filepath.FromSlash(rel)), entries) {
+		t.diags = append(t.diags, outputDiag(rel))
 		return
 	}
 	if len(entries) == 0 {
