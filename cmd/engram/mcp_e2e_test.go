@@ -35,7 +35,7 @@ func TestMCPProcess(t *testing.T) {
 }
 
 func sdkOverStdio(t *testing.T, bin, repo string, env []string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithCancel(testDeadline(t))
 	defer cancel()
 	cmd := exec.Command(bin, "mcp", "--repo", repo)
 	cmd.Env = env
@@ -96,7 +96,7 @@ func inspectorOverStdio(t *testing.T, bin, repo string, env []string) {
 	}
 	run := func(args ...string) map[string]any {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		ctx, cancel := context.WithCancel(testDeadline(t))
 		defer cancel()
 		cmd := exec.CommandContext(ctx, inspector, append([]string{"--cli", bin, "mcp", "--repo", repo}, args...)...)
 		cmd.Env = env
