@@ -232,6 +232,55 @@ func TestBuildRefusesDuplicateTitles(t *testing.T) {
 	}
 }
 
+// TestLoadRefusesEveryCollision: colliding titles (by case, by Unicode
+// normalisation) and slugs are refused in one go, every collision named
+// with every one of its files; before, the first pair found was named,
+// and the third file and the other collisions only in later builds.
+// Unique titles side by side pass.
+func TestLoadRefusesEveryCollision(t *testing.T) {
+	ep := func(title string) string { return "---\ntitle: " + title + "\noutcome: success\ntask: t\n---\n" }
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  []string // lines of the refusal, after "build refused: "
+	}{
+		{"unique", map[string]string{"episodes/a.md": ep("Café"), "episodes/b.md": ep("Cafe"), "episodes/c.md": ep("Other")}, nil},
+		{"three by case and normalisation", map[string]string{
+			"episodes/a.md": ep("Café"), "episodes/b.md": ep("CAFÉ"), "episodes/c.md": ep("Cafe\u0301"), "episodes/d.md": ep("Other"),
+		}, []string{`episodes/a.md, episodes/b.md and episodes/c.md have the same title "Café"`}},
+		{"every group at once", map[string]string{
+			"episodes/a.md": ep("Café"), "episodes/b.md": ep("café"),
+			"episodes/c.md": ep("Retry"), "episodes/d.md": ep("RETRY"), "episodes/e.md": ep("retry"),
+			"episodes/f.md": ep("Foo Bar"), "episodes/g.md": ep("foo-bar"),
+		}, []string{"3 collisions, each to fix:",
+			`episodes/a.md and episodes/b.md have the same title "Café"`,
+			`episodes/c.md, episodes/d.md and episodes/e.md have the same title "Retry"`,
+			`episodes/f.md and episodes/g.md would be published at the same path episodes/foo-bar`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := indexer.Load(context.Background(), indexer.Options{Repo: writeFiles(t, tc.files)})
+			if tc.want == nil {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, indexer.ErrRefused) {
+				t.Fatalf("err = %v, want a refusal", err)
+			}
+			lines := strings.Split(strings.TrimPrefix(err.Error(), "build refused: "), "\n")
+			if len(lines) != len(tc.want) {
+				t.Fatalf("refusal:\n%v\nwant %d lines", err, len(tc.want))
+			}
+			for i, want := range tc.want {
+				if !strings.HasPrefix(strings.TrimSpace(lines[i]), want) {
+					t.Errorf("line %d: %q, want it to start %q", i, lines[i], want)
+				}
+			}
+		})
+	}
+}
+
 func diagnosticsWith(ds []note.Diagnostic, rule string) []note.Diagnostic {
 	var out []note.Diagnostic
 	for _, d := range ds {
