@@ -98,6 +98,9 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	if err := checkUnique(notes, meta); err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 
 	clock.start("graph")
 	g := causal.Build(notes, causal.Options{

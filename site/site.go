@@ -78,6 +78,9 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 	}
 	stage("pages")
 	ps := pages(s, newMarkdown())
+	if err := ctx.Err(); err != nil {
+		return Rendered{}, fmt.Errorf("render site: %w", err)
+	}
 	publishDir, err := filepath.Abs(publishDir)
 	if err != nil {
 		return Rendered{}, fmt.Errorf("render site: %w", err)
@@ -106,7 +109,7 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 	// while Hugo renders.
 	stage("hugo")
 	twins := make(chan error, 1)
-	go func() { twins <- writeTwins(publishDir, ps, api) }()
+	go func() { twins <- writeTwins(ctx, publishDir, ps, api) }()
 	err = renderHugoFs(ctx, src, workDir, publishDir, log, s.RelativeLinks, r)
 	if err := errors.Join(err, <-twins); err != nil {
 		return Rendered{}, err
@@ -122,7 +125,7 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 // page's document): that is linked as the page's alternate, and
 // _redirects serves it at index.json (redirects.go). A page with neither
 // (the graph explorer) writes its own.
-func writeTwins(publishDir string, ps []page, api []string) error {
+func writeTwins(ctx context.Context, publishDir string, ps []page, api []string) error {
 	files := make(map[string]bool, len(api))
 	for _, p := range api {
 		files[p] = true
@@ -134,6 +137,9 @@ func writeTwins(publishDir string, ps []page, api []string) error {
 		return err
 	}
 	for _, p := range ps {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("write the JSON twins: %w", err)
+		}
 		var data []byte
 		switch {
 		case p.api != "":
