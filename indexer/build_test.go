@@ -300,14 +300,14 @@ func TestLoadRefusesEveryCollision(t *testing.T) {
 		{"unique", map[string]string{"episodes/a.md": ep("Café"), "episodes/b.md": ep("Cafe"), "episodes/c.md": ep("Other")}, nil},
 		{"three by case and normalisation", map[string]string{
 			"episodes/a.md": ep("Café"), "episodes/b.md": ep("CAFÉ"), "episodes/c.md": ep("Cafe\u0301"), "episodes/d.md": ep("Other"),
-		}, []string{`episodes/a.md, episodes/b.md and episodes/c.md have the same title "Café"`}},
+		}, []string{"episodes/a.md (\"Café\"), episodes/b.md (\"CAFÉ\") and episodes/c.md (\"Cafe\u0301\") have the same title"}},
 		{"every group at once", map[string]string{
 			"episodes/a.md": ep("Café"), "episodes/b.md": ep("café"),
 			"episodes/c.md": ep("Retry"), "episodes/d.md": ep("RETRY"), "episodes/e.md": ep("retry"),
 			"episodes/f.md": ep("Foo Bar"), "episodes/g.md": ep("foo-bar"),
 		}, []string{"3 collisions, each to fix:",
-			`episodes/a.md and episodes/b.md have the same title "Café"`,
-			`episodes/c.md, episodes/d.md and episodes/e.md have the same title "Retry"`,
+			`episodes/a.md ("Café") and episodes/b.md ("café") have the same title`,
+			`episodes/c.md ("Retry"), episodes/d.md ("RETRY") and episodes/e.md ("retry") have the same title`,
 			`episodes/f.md and episodes/g.md would be published at the same path episodes/foo-bar`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

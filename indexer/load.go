@@ -391,13 +391,13 @@ func checkUnique(notes []note.Note, meta []export.Meta) error {
 		for _, i := range group {
 			byTitle[i] = g
 		}
-		found = append(found, fmt.Sprintf("%s have the same title %q (titles must be unique, ignoring case and Unicode normalisation)", pathList(notes, group), notes[group[0]].Title))
+		found = append(found, fmt.Sprintf("%s have the same title, ignoring case and Unicode normalisation; titles must be unique", pathList(notes, group, true)))
 	}
 	for _, group := range slugs {
 		if oneTitle(group, byTitle) {
 			continue
 		}
-		found = append(found, fmt.Sprintf("%s would be published at the same path %s; rename all but one", pathList(notes, group), export.Folder(&notes[group[0]])+"/"+meta[group[0]].Slug))
+		found = append(found, fmt.Sprintf("%s would be published at the same path %s; rename all but one", pathList(notes, group, false), export.Folder(&notes[group[0]])+"/"+meta[group[0]].Slug))
 	}
 	switch len(found) {
 	case 0:
@@ -436,11 +436,15 @@ func oneTitle(group []int, byTitle map[int]int) bool {
 	return ok
 }
 
-// pathList names the files of notes: "a and b", "a, b and c".
-func pathList(notes []note.Note, group []int) string {
+// pathList names the files of notes: "a and b", "a, b and c"; with
+// titles, each file's title follows it in brackets.
+func pathList(notes []note.Note, group []int, titles bool) string {
 	paths := make([]string, len(group))
 	for k, i := range group {
 		paths[k] = notes[i].Path
+		if titles {
+			paths[k] += fmt.Sprintf(" (%q)", notes[i].Title)
+		}
 	}
 	return strings.Join(paths[:len(paths)-1], ", ") + " and " + paths[len(paths)-1]
 }
