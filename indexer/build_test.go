@@ -254,14 +254,8 @@ func TestBuildInterrupted(t *testing.T) {
 			if !slices.Contains(begun, stage) || begun[len(begun)-1] != stage {
 				t.Errorf("stages begun %v: want none after %s", begun, stage)
 			}
-			after := tree(t, out)
-			if len(after) != len(before) {
-				t.Fatalf("the output has %d files, it had %d", len(after), len(before))
-			}
-			for p, data := range before {
-				if !bytes.Equal(after[p], data) {
-					t.Errorf("%s changed", p)
-				}
+			if diff := treeDiff(before, tree(t, out)); diff != "" {
+				t.Errorf("the output changed: %s", diff)
 			}
 			if left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".public.engram-*")); len(left) > 0 {
 				t.Errorf("staging left behind: %v", left)

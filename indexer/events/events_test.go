@@ -117,6 +117,7 @@ func TestParseKeys(t *testing.T) {
 		{"a repeat in data", `{"workflow_id":"w","event_type":"task_complete",` + ts + `,"data":{"result":"success","result":"failure"}}`, false,
 			[]string{"111:events-duplicate-key"}, `key "result" repeats "result"`},
 		{"keys differing in case in data are two keys", `{"workflow_id":"w","event_type":"task_complete",` + ts + `,"data":{"result":"a","Result":"b"}}`, true, nil, ""},
+		{"a repeated key that is not read", `{"workflow_id":"w","event_type":"task_complete",` + ts + `,"note":"a","note":"b","Note":"c"}`, true, nil, ""},
 		{"a key in another case", `{"Workflow_Id":"w","event_type":"task_complete",` + ts + `}`, true,
 			[]string{"2:events-key-case"}, `key "Workflow_Id" is read as "workflow_id"`},
 		{"a repeat after spaces and non-ASCII", ` {"workflow_id":"é","event_type":"task_complete",` + ts + `,"workflow_id":"w"}`, false,

@@ -16,9 +16,10 @@ import (
 // earlier key of the same object, whose value silently replaces the
 // first ({"kind":"echo","kind":"fizzle"}); or, at the top level, a
 // field's name in another case ("Kind"), which encoding/json matches to
-// the field. At the top level a repeat is found case-insensitively too,
-// as encoding/json decodes the line into a struct; deeper, objects are
-// maps, and only the same key repeats.
+// the field. At the top level, which encoding/json decodes into a
+// struct, a key is one of the reader's fields in any case, and a repeat
+// of one matters; other keys are not read. Deeper, objects are maps
+// (an event's data, published as written): the same key repeated.
 type KeyProblem struct {
 	Key string // as written
 	// Same is the key it repeats (Repeat), or the field's name it is
@@ -34,18 +35,9 @@ type KeyProblem struct {
 // fields are the names its reader decodes at the top level. Problems are
 // in the order of the line.
 func LineKeys(line []byte, fields []string) []KeyProblem {
-	k := keyWalker{line: line, dec: json.NewDecoder(bytes.NewReader(line))}
+	k := keyWalker{line: line, dec: json.NewDecoder(bytes.NewReader(line)), fields: fields}
 	k.walk()
-	for i := range k.problems {
-		p := &k.problems[i]
-		if p.Repeat {
-			continue
-		}
-		if j := slices.IndexFunc(fields, func(f string) bool { return strings.EqualFold(f, p.Key) }); j >= 0 && fields[j] != p.Key {
-			p.Same = fields[j]
-		}
-	}
-	return slices.DeleteFunc(k.problems, func(p KeyProblem) bool { return !p.Repeat && p.Same == "" })
+	return k.problems
 }
 
 // keyWalker reads a line token by token, tracking the keys of each
@@ -53,11 +45,12 @@ func LineKeys(line []byte, fields []string) []KeyProblem {
 type keyWalker struct {
 	line     []byte
 	dec      *json.Decoder
-	problems []KeyProblem // repeats, and top-level keys to compare with the fields
+	fields   []string
+	problems []KeyProblem
 }
 
-// frame is an open object or array; an object's keys by their form
-// (folded at the top level) with their offsets.
+// frame is an open object or array; an object's keys (at the top level,
+// the fields they are read as) with their offsets.
 type frame struct {
 	object  bool
 	wantKey bool
@@ -98,20 +91,23 @@ func (k *keyWalker) walk() {
 	}
 }
 
-// key notes an object's key: a repeat, or a top-level key to compare
-// with the fields.
+// key notes an object's key: a repeat, or a field's name in another case.
 func (k *keyWalker) key(f *frame, key string, off int, top bool) {
 	form := key
 	if top {
-		form = strings.ToLower(key)
+		i := slices.IndexFunc(k.fields, func(field string) bool { return strings.EqualFold(field, key) })
+		if i < 0 {
+			return // not read
+		}
+		form = k.fields[i]
 	}
 	if first, dup := f.keys[form]; dup {
 		k.problems = append(k.problems, KeyProblem{Key: key, Same: k.keyAt(first), Repeat: true, Col: k.col(off), FirstCol: k.col(first)})
 		return
 	}
 	f.keys[form] = off
-	if top {
-		k.problems = append(k.problems, KeyProblem{Key: key, Col: k.col(off)})
+	if form != key {
+		k.problems = append(k.problems, KeyProblem{Key: key, Same: form, Col: k.col(off)})
 	}
 }
 
