@@ -65,7 +65,7 @@ type lineOrErr struct {
 
 var errLineTooLong = errors.New("line too long")
 
-func (c *lineConn) readLines(r io.Reader, max int) {
+func (c *lineConn) readLines(r io.Reader, limit int) {
 	br := bufio.NewReader(r)
 	send := func(in lineOrErr) bool {
 		select {
@@ -76,7 +76,7 @@ func (c *lineConn) readLines(r io.Reader, max int) {
 		}
 	}
 	for {
-		line, err := readLine(br, max)
+		line, err := readLine(br, limit)
 		switch {
 		case errors.Is(err, errLineTooLong):
 			if !send(lineOrErr{err: err}) {
@@ -92,14 +92,14 @@ func (c *lineConn) readLines(r io.Reader, max int) {
 	}
 }
 
-// readLine reads one line without its end, at most max bytes of it; a
+// readLine reads one line without its end, at most limit bytes of it; a
 // longer line is read to its end and dropped (errLineTooLong). A last
 // line without a newline is a line; then io.EOF.
-func readLine(br *bufio.Reader, max int) ([]byte, error) {
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if len(line)+len(chunk) > max+1 { // +1: the newline
+		if len(line)+len(chunk) > limit+1 { // +1: the newline
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = br.ReadSlice('\n')
 			}
