@@ -77,11 +77,11 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 		stage = func(string) {}
 	}
 	stage("pages")
-	ps := pages(s, newMarkdown())
-	if err := ctx.Err(); err != nil {
+	ps, err := pages(ctx, s, newMarkdown())
+	if err != nil {
 		return Rendered{}, fmt.Errorf("render site: %w", err)
 	}
-	publishDir, err := filepath.Abs(publishDir)
+	publishDir, err = filepath.Abs(publishDir)
 	if err != nil {
 		return Rendered{}, fmt.Errorf("render site: %w", err)
 	}
@@ -93,7 +93,7 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 		}
 	}
 	src := afero.NewMemMapFs()
-	if err := writeProject(src, workDir, s, ps, r); err != nil {
+	if err := writeProject(ctx, src, workDir, s, ps, r); err != nil {
 		return Rendered{}, fmt.Errorf("render site: %w", err)
 	}
 	// The params are in the content files now: Hugo reads them there, and
@@ -179,7 +179,7 @@ func pageDir(contentPath string) string {
 // writeProject writes the Hugo configuration, the embedded templates and
 // the generated content (ps) into dir; r, when set, is the page cache's
 // part in it (writePages).
-func writeProject(fsys afero.Fs, dir string, s *export.Site, ps []page, r *reuse) error {
+func writeProject(ctx context.Context, fsys afero.Fs, dir string, s *export.Site, ps []page, r *reuse) error {
 	if err := afero.WriteFile(fsys, path.Join(dir, "hugo.toml"), []byte(hugoConfig(s)), 0o644); err != nil {
 		return err
 	}
@@ -189,10 +189,13 @@ func writeProject(fsys afero.Fs, dir string, s *export.Site, ps []page, r *reuse
 	if err := afero.WriteFile(fsys, path.Join(dir, "static", headersFile), renderHeaders(), 0o644); err != nil {
 		return err
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if err := writeGraphData(fsys, dir, s); err != nil {
 		return err
 	}
-	return writePages(fsys, dir, ps, r)
+	return writePages(ctx, fsys, dir, ps, r)
 }
 
 // hugoConfig is the Hugo configuration. Hugo sees nothing of engram.toml but
