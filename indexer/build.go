@@ -4,6 +4,7 @@
 package indexer
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -100,12 +101,15 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	fp, fpErr := fingerprint(opt)
 	in, err := load(ctx, opt, &clock)
 	if err != nil {
-		return r, err
+		return r, cmp.Or(interrupted(ctx), err)
 	}
 	r.Commit, r.RefTime, r.BaseURL = in.Export.Commit, in.Export.ReferenceTime, in.BaseURL
 	r.Diagnostics = in.Diagnostics
 	r.Counts = in.Counts
 	if err := refuseSecrets(opt, in.Secrets); err != nil {
+		return r, err
+	}
+	if err := interrupted(ctx); err != nil {
 		return r, err
 	}
 
@@ -141,9 +145,15 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	if err != nil {
 		return r, err
 	}
+	if err := interrupted(ctx); err != nil {
+		return r, err
+	}
 	clock.start("similar")
 	sim := search.NewSimilarity(sdocs)
 	pub := docs.With(export.Later{Similar: similarEpisodes(sim), Budget: budget, Files: slices.Concat(bootFiles, static, siteSchemas)})
+	if err := interrupted(ctx); err != nil {
+		return r, err
+	}
 	clock.start("api")
 	files, err := pub.Files()
 	if err != nil {
@@ -170,7 +180,7 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 		// at 100,000 notes): Render is given their paths only.
 		paths := export.Paths(files)
 		written := make(chan error, 1)
-		go func() { written <- writeFiles(dir, files) }()
+		go func() { written <- writeFiles(ctx, dir, files) }()
 		done, err := site.Render(ctx, pub, dir, site.Options{Log: opt.Log, API: paths, Stage: clock.start, Pages: pageCache, PageSalt: outKey[:]})
 		if err := errors.Join(err, <-written); err != nil {
 			return err

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -217,6 +218,52 @@ func TestBuildKeepsPreviousOutput(t *testing.T) {
 	}
 }
 
+// TestBuildInterrupted: a build whose context ends as a stage begins
+// (Ctrl-C, SIGTERM) stops there, the stage its last: no later stage
+// begins, the error says it was interrupted, and the previous output is
+// as it was, with no staging folder left. Before, only the parse, the
+// secret scans and the start of Hugo looked at the context: a build
+// cancelled in its export ran on through the similar episodes, the API
+// and the pages (issue 29: 2.4 to 4.9 s to stop). The stages are
+// cancelled at, not a time: no clock in this test.
+func TestBuildInterrupted(t *testing.T) {
+	repo := fixtureRepo(t, "basic")
+	out := filepath.Join(t.TempDir(), "public")
+	first := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, Now: &first, CacheDir: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	before := tree(t, out)
+	// A later reference time changes the lists: a build that went
+	// through would change the output.
+	later := first.AddDate(0, 3, 0)
+	for _, stage := range []string{"secrets", "parse", "graph", "export", "similar", "api", "pages", "hugo", "secrets-out"} {
+		t.Run(stage, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var begun []string
+			_, err := indexer.Build(ctx, indexer.Options{Repo: repo, Out: out, Now: &later, CacheDir: t.TempDir(), Progress: func(s string) {
+				begun = append(begun, s)
+				if s == stage {
+					cancel()
+				}
+			}})
+			if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "build interrupted; the previous output is intact") {
+				t.Errorf("err = %v, want the build interrupted", err)
+			}
+			if !slices.Contains(begun, stage) || begun[len(begun)-1] != stage {
+				t.Errorf("stages begun %v: want none after %s", begun, stage)
+			}
+			if diff := treeDiff(before, tree(t, out)); diff != "" {
+				t.Errorf("the output changed: %s", diff)
+			}
+			if left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".public.engram-*")); len(left) > 0 {
+				t.Errorf("staging left behind: %v", left)
+			}
+		})
+	}
+}
+
 func TestBuildRefusesDuplicateTitles(t *testing.T) {
 	dir := t.TempDir()
 	err := source.WriteRepo(dir, []source.Commit{{When: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Files: map[string][]byte{
@@ -229,6 +276,55 @@ func TestBuildRefusesDuplicateTitles(t *testing.T) {
 	_, err = indexer.Build(context.Background(), indexer.Options{Repo: dir, Out: filepath.Join(t.TempDir(), "out")})
 	if !errors.Is(err, indexer.ErrRefused) || !strings.Contains(err.Error(), "episodes/a.md") || !strings.Contains(err.Error(), "episodes/b.md") {
 		t.Fatalf("err = %v, want a refusal naming both files", err)
+	}
+}
+
+// TestLoadRefusesEveryCollision: colliding titles (by case, by Unicode
+// normalisation) and slugs are refused in one go, every collision named
+// with every one of its files; before, the first pair found was named,
+// and the third file and the other collisions only in later builds.
+// Unique titles side by side pass.
+func TestLoadRefusesEveryCollision(t *testing.T) {
+	ep := func(title string) string { return "---\ntitle: " + title + "\noutcome: success\ntask: t\n---\n" }
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  []string // lines of the refusal, after "build refused: "
+	}{
+		{"unique", map[string]string{"episodes/a.md": ep("Café"), "episodes/b.md": ep("Cafe"), "episodes/c.md": ep("Other")}, nil},
+		{"three by case and normalisation", map[string]string{
+			"episodes/a.md": ep("Café"), "episodes/b.md": ep("CAFÉ"), "episodes/c.md": ep("Cafe\u0301"), "episodes/d.md": ep("Other"),
+		}, []string{"episodes/a.md (\"Café\"), episodes/b.md (\"CAFÉ\") and episodes/c.md (\"Cafe\u0301\") have the same title"}},
+		{"every group at once", map[string]string{
+			"episodes/a.md": ep("Café"), "episodes/b.md": ep("café"),
+			"episodes/c.md": ep("Retry"), "episodes/d.md": ep("RETRY"), "episodes/e.md": ep("retry"),
+			"episodes/f.md": ep("Foo Bar"), "episodes/g.md": ep("foo-bar"),
+		}, []string{"3 collisions, each to fix:",
+			`episodes/a.md ("Café") and episodes/b.md ("café") have the same title`,
+			`episodes/c.md ("Retry"), episodes/d.md ("RETRY") and episodes/e.md ("retry") have the same title`,
+			`episodes/f.md and episodes/g.md would be published at the same path episodes/foo-bar`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := indexer.Load(context.Background(), indexer.Options{Repo: writeFiles(t, tc.files)})
+			if tc.want == nil {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, indexer.ErrRefused) {
+				t.Fatalf("err = %v, want a refusal", err)
+			}
+			lines := strings.Split(strings.TrimPrefix(err.Error(), "build refused: "), "\n")
+			if len(lines) != len(tc.want) {
+				t.Fatalf("refusal:\n%v\nwant %d lines", err, len(tc.want))
+			}
+			for i, want := range tc.want {
+				if !strings.HasPrefix(strings.TrimSpace(lines[i]), want) {
+					t.Errorf("line %d: %q, want it to start %q", i, lines[i], want)
+				}
+			}
+		})
 	}
 }
 

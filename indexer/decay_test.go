@@ -2,9 +2,11 @@ package indexer_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -121,6 +123,42 @@ func TestDecayAndFeedback(t *testing.T) {
 		if got[k] != v {
 			t.Errorf("%s: %q, want %q", k, got[k], v)
 		}
+	}
+}
+
+// TestFeedbackKeys: a feedback line that repeats a key
+// ({"kind":"echo","kind":"fizzle"}) is reported at its line and column
+// and not counted, since which kind was meant is unclear; a key in
+// another case is counted as encoding/json reads it, and reported. Good
+// lines beside them count.
+func TestFeedbackKeys(t *testing.T) {
+	now := time.Date(2026, 8, 10, 0, 0, 0, 0, time.UTC)
+	repo := writeFiles(t, map[string]string{
+		"episodes/a.md": episodeNote("EP-A", "2026-08-01"),
+		"feedback/2026-08.jsonl": strings.Join([]string{
+			`{"id": "EP-A", "kind": "echo"}`,
+			`{"id": "EP-A", "kind": "echo", "kind": "fizzle"}`,
+			`{"id": "EP-A", "Kind": "fizzle", "kind": "echo"}`,
+			`{"id": "EP-A", "KIND": "fizzle"}`,
+		}, "\n") + "\n",
+	})
+	l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo, Now: &now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep := export.Documents(l.Export).Episodes[0]
+	if ep.Feedback.Echo != 1 || ep.Feedback.Fizzle != 1 {
+		t.Errorf("feedback %+v, want the first line's echo and the last line's fizzle", ep.Feedback)
+	}
+	var got []string
+	for _, d := range l.Diagnostics {
+		if strings.HasPrefix(d.Rule, "feedback-") {
+			got = append(got, fmt.Sprintf("%d:%d %s", d.Line, d.Col, d.Rule))
+		}
+	}
+	want := []string{"2:32 feedback-duplicate-key", "3:34 feedback-duplicate-key", "4:16 feedback-key-case"}
+	if !slices.Equal(got, want) {
+		t.Errorf("diagnostics %v, want %v", got, want)
 	}
 }
 

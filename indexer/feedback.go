@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/engramhq/engram/indexer/causal"
+	"github.com/engramhq/engram/indexer/events"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/parse"
@@ -29,10 +30,14 @@ type feedbackRecord struct {
 	Session string          `json:"session"`
 }
 
+// feedbackFields are the keys a line is read by.
+var feedbackFields = events.FieldNames(feedbackRecord{})
+
 // readFeedback reads every feedback file and counts, per note, the echoes
 // (an agent used the note) and fizzles (it was injected and ignored). A
-// line that is not a JSON object, has an unknown kind, or names no note is
-// a diagnostic at its file and line; the other lines are kept.
+// line that is not a JSON object, repeats a key, has an unknown kind, or
+// names no note is a diagnostic at its file and line; the other lines are
+// kept.
 func readFeedback(repo *source.Repo, notes []note.Note) ([]export.Feedback, []note.Diagnostic) {
 	out := make([]export.Feedback, len(notes))
 	ix := causal.NewIndex(notes)
@@ -65,6 +70,9 @@ func readFeedback(repo *source.Repo, notes []note.Note) ([]export.Feedback, []no
 			var r feedbackRecord
 			if err := json.Unmarshal(text, &r); err != nil {
 				report(f.Path, line, note.Warning, "feedback-syntax", "not a JSON object: %v; line skipped", err)
+				continue
+			}
+			if !events.ReportKeys(&diags, f.Path, line, sc.Bytes(), feedbackFields, "feedback") {
 				continue
 			}
 			switch {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -98,6 +99,9 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	counts["events_expired"] = len(expired)
 	diags = append(diags, expireObservations(notes, meta, ref, cfg.decay().TTL)...)
 	if err := checkUnique(notes, meta); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 
@@ -481,24 +485,77 @@ func dropRepeatedJSON(notes []note.Note, files []source.File) ([]note.Note, []so
 	return keptN, keptF, diags
 }
 
-// checkUnique refuses two notes whose titles differ only by case or
-// Unicode normalisation, or whose slugs collide, naming both files.
+// checkUnique refuses notes whose titles differ only by case or Unicode
+// normalisation, or whose slugs collide (SPEC §6). Every collision is in
+// the one refusal, each naming all its files, so that an author fixes
+// them in one go rather than one build at a time. A group of notes that
+// share a path because they share a title is the title's collision
+// alone.
 func checkUnique(notes []note.Note, meta []export.Meta) error {
-	titles := map[string]int{}
-	slugs := map[string]int{}
-	for i, n := range notes {
-		k := causal.Key(n.Title)
-		if j, dup := titles[k]; dup {
-			return fmt.Errorf("%w: %s and %s have the same title %q (titles must be unique, ignoring case)", ErrRefused, notes[j].Path, n.Path, n.Title)
+	titles := collisions(len(notes), func(i int) string { return causal.Key(notes[i].Title) })
+	slugs := collisions(len(notes), func(i int) string { return export.Folder(&notes[i]) + "/" + meta[i].Slug })
+	var found []string
+	byTitle := map[int]int{} // note -> its title group
+	for g, group := range titles {
+		for _, i := range group {
+			byTitle[i] = g
 		}
-		titles[k] = i
-		s := export.Folder(&n) + "/" + meta[i].Slug
-		if j, dup := slugs[s]; dup {
-			return fmt.Errorf("%w: %s and %s would be published at the same path %s; rename one title", ErrRefused, notes[j].Path, n.Path, s)
-		}
-		slugs[s] = i
+		found = append(found, fmt.Sprintf("%s have the same title, ignoring case and Unicode normalisation; titles must be unique", pathList(notes, group, true)))
 	}
-	return nil
+	for _, group := range slugs {
+		if oneTitle(group, byTitle) {
+			continue
+		}
+		found = append(found, fmt.Sprintf("%s would be published at the same path %s; rename all but one", pathList(notes, group, false), export.Folder(&notes[group[0]])+"/"+meta[group[0]].Slug))
+	}
+	switch len(found) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("%w: %s", ErrRefused, found[0])
+	}
+	return fmt.Errorf("%w: %d collisions, each to fix:\n  %s", ErrRefused, len(found), strings.Join(found, "\n  "))
+}
+
+// collisions groups the indexes 0…n-1 by key, and returns the groups of
+// two or more, in the order of their first index, each in index order.
+func collisions(n int, key func(int) string) [][]int {
+	first := map[string]int{} // key -> its group
+	var groups [][]int
+	for i := range n {
+		k := key(i)
+		g, seen := first[k]
+		if !seen {
+			g = len(groups)
+			first[k] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	return slices.DeleteFunc(groups, func(g []int) bool { return len(g) < 2 })
+}
+
+// oneTitle reports whether every note of group is in one title group.
+func oneTitle(group []int, byTitle map[int]int) bool {
+	g, ok := byTitle[group[0]]
+	for _, i := range group[1:] {
+		h, in := byTitle[i]
+		ok = ok && in && h == g
+	}
+	return ok
+}
+
+// pathList names the files of notes: "a and b", "a, b and c"; with
+// titles, each file's title follows it in brackets.
+func pathList(notes []note.Note, group []int, titles bool) string {
+	paths := make([]string, len(group))
+	for k, i := range group {
+		paths[k] = notes[i].Path
+		if titles {
+			paths[k] += fmt.Sprintf(" (%q)", notes[i].Title)
+		}
+	}
+	return strings.Join(paths[:len(paths)-1], ", ") + " and " + paths[len(paths)-1]
 }
 
 // withoutOutput drops engram's own output (and the directories a build

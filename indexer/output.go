@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -123,6 +124,9 @@ func isEngramOutput(dir string) bool {
 // a failed, interrupted or killed build leaves the previous output intact
 // and no staging folder (SPEC §4, §6).
 func (o *output) publish(ctx context.Context, fill func(dir string) error) error {
+	if err := interrupted(ctx); err != nil {
+		return err
+	}
 	parent := filepath.Dir(o.abs)
 	old := filepath.Join(parent, "."+filepath.Base(o.abs)+".engram-old")
 	// Under the lock, whatever staging is there is a killed build's.
@@ -137,12 +141,25 @@ func (o *output) publish(ctx context.Context, fill func(dir string) error) error
 		return fmt.Errorf("publish %s: %w", o.abs, err)
 	}
 	if err := fill(tmp); err != nil {
+		// A stage that stopped for ctx says so its own way: the
+		// interruption is what the user should read.
+		return cmp.Or(interrupted(ctx), err)
+	}
+	if err := interrupted(ctx); err != nil {
 		return err
 	}
+	return swap(o.abs, tmp, old)
+}
+
+// interrupted is the error of a build that ctx stopped before its output
+// was swapped in, or nil while ctx goes on. Build checks it between its
+// stages, and the long loops (the pages, Hugo, the files written) check
+// ctx themselves, so that Ctrl-C stops a build within a stage's step.
+func interrupted(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("build interrupted; the previous output is intact: %w", err)
 	}
-	return swap(o.abs, tmp, old)
+	return nil
 }
 
 // pollLock is how often a waiting build tries the lock again.

@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,12 +48,15 @@ func removeStale(parent, prefix string) {
 	}
 }
 
-// writeFiles writes files under dir. It lets go of each file's bytes
-// once written (its Data is nil after): a build does not hold the API's
-// bytes while Hugo renders.
-func writeFiles(dir string, files []export.File) error {
+// writeFiles writes files under dir, until ctx ends. It lets go of each
+// file's bytes once written (its Data is nil after): a build does not
+// hold the API's bytes while Hugo renders.
+func writeFiles(ctx context.Context, dir string, files []export.File) error {
 	made := map[string]bool{}
 	for i, f := range files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		files[i].Data = nil
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if d := filepath.Dir(p); !made[d] {

@@ -181,7 +181,7 @@ func (s canvasState) screen(g graphJSON, i int) (x, y float64) {
 // openGraph loads /graph/ and waits until the explorer has drawn.
 func openGraph(t *testing.T, ctx context.Context, base string) canvasState {
 	t.Helper()
-	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	tctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if err := chromedp.Do(tctx, chromedp.Navigate(base+"/graph/")); err != nil {
 		t.Fatal(err)
@@ -262,7 +262,7 @@ func TestBrowserGraphBack(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`setTimeout(function () { history.back(); }, 0)`)); err != nil {
 		t.Fatal(err)
 	}
-	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if !waitJS(wctx, `location.pathname === "/graph/" && document.documentElement.dataset.graphReady === "1"`) {
 		t.Fatal("back: the explorer never got ready")
@@ -345,20 +345,22 @@ func hubWithURL(g graphJSON) int {
 	return best
 }
 
-// waitPath waits up to five seconds for the page at path and returns the
-// path the browser is at.
+// waitPath waits for the page at path, until ctx ends (the test's
+// deadline), and returns the path the browser is at.
 func waitPath(ctx context.Context, path string) string {
 	loc := ""
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		p, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname`))
-		if err != nil {
-			continue // the page is changing
+	for {
+		if p, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname`)); err == nil { // else the page is changing
+			if loc = p; loc == path {
+				return loc
+			}
 		}
-		if loc = p; loc == path {
-			break
+		select {
+		case <-ctx.Done():
+			return loc
+		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	return loc
 }
 
 // shoot saves a screenshot of the viewport, or of the whole page, in
@@ -400,7 +402,7 @@ func TestBrowserGraphEmpty(t *testing.T) {
 	srv := serveSite(t, out)
 	ctx := browsertest.New(t, bin)
 	probs := browsertest.Watch(t, ctx)
-	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	tctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if err := chromedp.Do(tctx, chromedp.Navigate(srv.URL+"/graph/"), chromedp.WaitVisible(chromedp.CSS("#graph-empty"))); err != nil {
 		t.Fatalf("the page does not say the graph is empty: %v", err)

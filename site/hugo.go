@@ -54,7 +54,7 @@ const maxErrorLines = 10
 // Hugo never removes files from its publish directory, so publishDir must
 // be a fresh, empty directory (or not exist yet): stale pages would
 // otherwise survive. Nothing is written outside workDir and publishDir.
-// A running build cannot be cancelled; ctx is checked before each step.
+// When ctx ends, the render stops at its next page (buildHugo).
 func renderHugo(ctx context.Context, workDir, publishDir string) error {
 	return renderHugoLog(ctx, workDir, publishDir, io.Discard)
 }
@@ -93,6 +93,7 @@ func renderHugoFs(ctx context.Context, src afero.Fs, workDir, publishDir string,
 	if relative {
 		dst = relativeFs{Fs: dst, root: publishDir}
 	}
+	dst = untilDone{Fs: dst, ctx: ctx}
 	if err := buildHugo(ctx, src, dst, workDir, publishDir, io.MultiWriter(errs, log)); err != nil {
 		return fmt.Errorf("render site: %w", errs.annotate(err))
 	}
@@ -131,9 +132,49 @@ func buildHugo(ctx context.Context, src, dst afero.Fs, workDir, publishDir strin
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	// Hugo takes no context. Its fatal error is how it stops itself: the
+	// walk over the pages stops handing them to the renderers, which
+	// finish the pages in hand (untilDone gives them nowhere to go). So
+	// Ctrl-C stops a render within a few pages, not at its end.
+	stop := context.AfterFunc(ctx, func() { sites.FatalError(context.Cause(ctx)) })
+	defer stop()
 	// NoBuildLock here as well as in the config: the lock file would be
 	// written into workDir, and under `go test` Hugo never takes it.
-	return sites.Build(hugolib.BuildCfg{NoBuildLock: true})
+	err = sites.Build(hugolib.BuildCfg{NoBuildLock: true})
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr // what Hugo said of stopping is not the reason
+	}
+	return err
+}
+
+// untilDone is the publish file system until ctx ends; then a file
+// created or opened for writing goes nowhere, so that a render told to
+// stop writes no more pages. Nowhere, not an error: a renderer that
+// meets an error once Hugo is stopping quits, and Hugo's walk over the
+// pages may then wait forever to hand it the next page (hugolib v0.165,
+// Site.renderPages; so it may after ten errors of any kind).
+type untilDone struct {
+	afero.Fs
+	ctx context.Context
+}
+
+func (f untilDone) Create(name string) (afero.File, error) {
+	if f.ctx.Err() != nil {
+		return nowhere(name)
+	}
+	return f.Fs.Create(name)
+}
+
+func (f untilDone) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
+	if f.ctx.Err() != nil && flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE) != 0 {
+		return nowhere(name)
+	}
+	return f.Fs.OpenFile(name, flag, perm)
+}
+
+// nowhere is a file whose bytes are dropped with it.
+func nowhere(name string) (afero.File, error) {
+	return afero.NewMemMapFs().Create(name)
 }
 
 // newHugoSites loads the configuration and sets up the sites to build,

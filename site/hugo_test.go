@@ -13,8 +13,11 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"weak"
+
+	"github.com/gohugoio/hugo/hugofs"
 
 	"github.com/spf13/afero"
 	"golang.org/x/tools/txtar"
@@ -214,6 +217,56 @@ func TestRenderHugoCancelled(t *testing.T) {
 	if _, err := os.Stat(pub); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("cancelled render created %s", pub)
 	}
+}
+
+// TestRenderHugoStopsMidway: a context cancelled while Hugo renders
+// stops it midway (issue 29: Ctrl-C waited for the whole render,
+// seconds). The context is cancelled when the first page is written,
+// so the test needs no clock: an unstopped render renders all 1,000
+// pages, and returns no error. (How many it renders after the cancel
+// depends on how soon the scheduler runs the stop, a few pages on a
+// quiet machine.)
+func TestRenderHugoStopsMidway(t *testing.T) {
+	const pages = 1000
+	work := writeSite(t, t.TempDir(), testSite, manyPages(pages))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Pages Hugo went on to render count, whether or not their file goes
+	// anywhere (untilDone): rendering is the cost.
+	var rendered atomic.Int32
+	dst := onCreate{Fs: untilDone{Fs: hugofs.Os, ctx: ctx}, f: func(name string) {
+		if strings.HasSuffix(name, ".html") && rendered.Add(1) == 1 {
+			cancel()
+		}
+	}}
+	pub := filepath.Join(t.TempDir(), "public")
+	err := buildHugo(ctx, hugofs.Os, dst, work, pub, io.Discard)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("buildHugo() = %v, want context.Canceled", err)
+	}
+	if n := rendered.Load(); n >= pages {
+		t.Errorf("Hugo rendered all %d pages although it was cancelled at the first", n)
+	}
+	t.Logf("%d pages rendered of %d", rendered.Load(), pages)
+}
+
+// onCreate calls f with the name of each file created or opened for
+// writing.
+type onCreate struct {
+	afero.Fs
+	f func(name string)
+}
+
+func (o onCreate) Create(name string) (afero.File, error) {
+	o.f(name)
+	return o.Fs.Create(name)
+}
+
+func (o onCreate) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
+	if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE) != 0 {
+		o.f(name)
+	}
+	return o.Fs.OpenFile(name, flag, perm)
 }
 
 func TestRenderHugoLogsWarnings(t *testing.T) {

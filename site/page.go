@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"path"
@@ -117,11 +118,16 @@ type buildOptions struct {
 	Render string `json:"render"`
 }
 
-// pages builds the content of the site from the export documents.
-func pages(s *export.Site, md markdown) []page {
+// pages builds the content of the site from the export documents,
+// until ctx ends (checked between kinds: the largest, the episodes,
+// takes a tenth of a second at 1,000 notes).
+func pages(ctx context.Context, s *export.Site, md markdown) ([]page, error) {
 	in := input{s: s, ix: newIndex(s), md: md}
 	var ps []page
 	for _, k := range kinds() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		for _, p := range k.pages(in) {
 			p.kind = k.name
 			p.heads = in.ix.headsIn(p.params)
@@ -135,7 +141,7 @@ func pages(s *export.Site, md markdown) []page {
 			ps = append(ps, p)
 		}
 	}
-	return ps
+	return ps, nil
 }
 
 // titleRunes bounds a page's <title>, its short title and the site's
@@ -191,8 +197,11 @@ func kindDescription(kind, title, site string) string {
 // writePages writes the content files of ps into dir. With a cache (r
 // not nil), a page of a kind that shows only itself is looked up by its
 // key (reuse.page): found, Hugo is told only to link it.
-func writePages(fsys afero.Fs, dir string, ps []page, r *reuse) error {
+func writePages(ctx context.Context, fsys afero.Fs, dir string, ps []page, r *reuse) error {
 	for _, p := range ps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		fm := frontMatter{Title: p.title, LinkTitle: p.linkTitle, Description: p.description, Date: p.date, Lastmod: p.lastmod, Outputs: p.outputs, Layout: p.kind, Twin: p.api, Params: p.params, Heads: p.heads}
 		data, err := json.Marshal(fm)
 		if err != nil {

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"io/fs"
 	"path"
 	"slices"
@@ -51,7 +52,11 @@ func TestKindsHaveTemplates(t *testing.T) {
 func TestPagesHaveKinds(t *testing.T) {
 	s := graphSite(5)
 	seen := map[string]bool{}
-	for _, p := range pages(s, newMarkdown()) {
+	ps, err := pages(context.Background(), s, newMarkdown())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
 		if p.kind == "" || p.params == nil {
 			t.Errorf("%s: kind %q, params %v", p.path, p.kind, p.params)
 		}

@@ -178,7 +178,7 @@ func TestBrowserPages(t *testing.T) {
 			t.Fatalf("no failure tagged %q since %s to find", tag, from)
 		}
 		problems.Take()
-		tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		tctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		err := chromedp.Do(tctx, chromedp.Navigate(srv.URL+"/episodes/"), chromedp.WaitVisible(chromedp.CSS("#episode-filter")),
 			chromedp.SetValue(chromedp.CSS("#episode-filter select[name=outcome]"), "failure"),
@@ -345,7 +345,7 @@ func loadPage(t *testing.T, ctx context.Context, base string, tc pageCheck) {
 	for _, sel := range tc.parts {
 		actions = append(actions, chromedp.WaitReady(chromedp.CSS(sel)))
 	}
-	tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	tctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if err := chromedp.Do(tctx, actions...); err != nil {
 		var missing []string

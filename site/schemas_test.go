@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"encoding/json"
 	"path"
 	"reflect"
@@ -45,7 +46,11 @@ func TestTwinSchemasMatchPages(t *testing.T) {
 		byKind[sc.kind] = sc
 	}
 	used := map[string]bool{}
-	for _, p := range pages(s, newMarkdown()) {
+	ps, err := pages(context.Background(), s, newMarkdown())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
 		if p.twin == nil {
 			continue
 		}

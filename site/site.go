@@ -77,8 +77,11 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 		stage = func(string) {}
 	}
 	stage("pages")
-	ps := pages(s, newMarkdown())
-	publishDir, err := filepath.Abs(publishDir)
+	ps, err := pages(ctx, s, newMarkdown())
+	if err != nil {
+		return Rendered{}, fmt.Errorf("render site: %w", err)
+	}
+	publishDir, err = filepath.Abs(publishDir)
 	if err != nil {
 		return Rendered{}, fmt.Errorf("render site: %w", err)
 	}
@@ -90,7 +93,7 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 		}
 	}
 	src := afero.NewMemMapFs()
-	if err := writeProject(src, workDir, s, ps, r); err != nil {
+	if err := writeProject(ctx, src, workDir, s, ps, r); err != nil {
 		return Rendered{}, fmt.Errorf("render site: %w", err)
 	}
 	// The params are in the content files now: Hugo reads them there, and
@@ -106,7 +109,7 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 	// while Hugo renders.
 	stage("hugo")
 	twins := make(chan error, 1)
-	go func() { twins <- writeTwins(publishDir, ps, api) }()
+	go func() { twins <- writeTwins(ctx, publishDir, ps, api) }()
 	err = renderHugoFs(ctx, src, workDir, publishDir, log, s.RelativeLinks, r)
 	if err := errors.Join(err, <-twins); err != nil {
 		return Rendered{}, err
@@ -122,7 +125,7 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 // page's document): that is linked as the page's alternate, and
 // _redirects serves it at index.json (redirects.go). A page with neither
 // (the graph explorer) writes its own.
-func writeTwins(publishDir string, ps []page, api []string) error {
+func writeTwins(ctx context.Context, publishDir string, ps []page, api []string) error {
 	files := make(map[string]bool, len(api))
 	for _, p := range api {
 		files[p] = true
@@ -134,6 +137,9 @@ func writeTwins(publishDir string, ps []page, api []string) error {
 		return err
 	}
 	for _, p := range ps {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("write the JSON twins: %w", err)
+		}
 		var data []byte
 		switch {
 		case p.api != "":
@@ -173,7 +179,7 @@ func pageDir(contentPath string) string {
 // writeProject writes the Hugo configuration, the embedded templates and
 // the generated content (ps) into dir; r, when set, is the page cache's
 // part in it (writePages).
-func writeProject(fsys afero.Fs, dir string, s *export.Site, ps []page, r *reuse) error {
+func writeProject(ctx context.Context, fsys afero.Fs, dir string, s *export.Site, ps []page, r *reuse) error {
 	if err := afero.WriteFile(fsys, path.Join(dir, "hugo.toml"), []byte(hugoConfig(s)), 0o644); err != nil {
 		return err
 	}
@@ -183,10 +189,13 @@ func writeProject(fsys afero.Fs, dir string, s *export.Site, ps []page, r *reuse
 	if err := afero.WriteFile(fsys, path.Join(dir, "static", headersFile), renderHeaders(), 0o644); err != nil {
 		return err
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if err := writeGraphData(fsys, dir, s); err != nil {
 		return err
 	}
-	return writePages(fsys, dir, ps, r)
+	return writePages(ctx, fsys, dir, ps, r)
 }
 
 // hugoConfig is the Hugo configuration. Hugo sees nothing of engram.toml but

@@ -60,10 +60,7 @@ func TestSessionStartHook(t *testing.T) {
 	})
 
 	t.Run("from the repository with engram", func(t *testing.T) {
-		bin := t.TempDir()
-		if b, err := exec.Command("go", "build", "-o", filepath.Join(bin, "engram"), ".").CombinedOutput(); err != nil {
-			t.Fatalf("go build: %v\n%s", err, b)
-		}
+		bin := buildEngram(t)
 		repo, _ := filepath.Abs("../../content")
 		got, _ := run("ENGRAM_URL=", "ENGRAM_REPO="+repo, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 		// The same items; the reference time is the repository's commit,

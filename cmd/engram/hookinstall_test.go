@@ -23,19 +23,14 @@ func needGit(t *testing.T) {
 	}
 }
 
-// buildEngram builds the engram command of this checkout into a new
-// directory, a GOPATH's bin, and returns the directory (to put on a
-// PATH).
+// buildEngram is the directory of the engram on PATH (to put on a
+// PATH of its own): this test binary, which testscript.Main installs
+// there under the name engram (TestMain), and which runs as engram's
+// main. A go build of the command for each test that needs a binary
+// cost a minute of linking each.
 func buildEngram(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the engram binary")
-	}
-	dir := filepath.Join(t.TempDir(), "bin")
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "engram"), ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return dir
+	return filepath.Dir(engramOnPath(t))
 }
 
 // gitIn runs git in dir, away from the user's and the system's git

@@ -81,16 +81,12 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		q.repo = defaultRepo()
 	}
 	srv := newMCPServer(*q, stderr)
-	t := &mcp.IOTransport{Reader: os.Stdin, Writer: nopWriteCloser{stdout}}
+	t := &lineTransport{r: os.Stdin, w: stdout, log: stderr, maxLine: mcp.DefaultMaxLineLength}
 	if err := srv.Run(ctx, t); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("mcp: %w", err)
 	}
 	return nil
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // newMCPServer is the server with every tool and resource; q names the
 // repository (already defaulted) and the reference time.

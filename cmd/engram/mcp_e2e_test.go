@@ -27,13 +27,7 @@ const inspectorEnv = "ENGRAM_MCP_INSPECTOR"
 // it over stdio with two clients: the go-sdk's command transport, and the
 // MCP Inspector's CLI mode, a client no one here wrote.
 func TestMCPProcess(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the engram binary")
-	}
-	bin := filepath.Join(t.TempDir(), "engram")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := engramOnPath(t)
 	repo := demoCopy(t)
 	env := append(os.Environ(), cacheEnv+"="+t.TempDir())
 	t.Run("sdk", func(t *testing.T) { sdkOverStdio(t, bin, repo, env) })
@@ -41,7 +35,7 @@ func TestMCPProcess(t *testing.T) {
 }
 
 func sdkOverStdio(t *testing.T, bin, repo string, env []string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithCancel(testDeadline(t))
 	defer cancel()
 	cmd := exec.Command(bin, "mcp", "--repo", repo)
 	cmd.Env = env
@@ -102,7 +96,7 @@ func inspectorOverStdio(t *testing.T, bin, repo string, env []string) {
 	}
 	run := func(args ...string) map[string]any {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		ctx, cancel := context.WithCancel(testDeadline(t))
 		defer cancel()
 		cmd := exec.CommandContext(ctx, inspector, append([]string{"--cli", bin, "mcp", "--repo", repo}, args...)...)
 		cmd.Env = env

@@ -11,19 +11,25 @@ import (
 )
 
 // waitInPage evaluates expr in the open page until it is true; a reload
-// in between (no document for a moment) is waited out.
+// in between (no document for a moment) is waited out. Only the test's
+// deadline bounds the wait.
 func waitInPage(t *testing.T, ctx context.Context, what, expr string) {
 	t.Helper()
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	wait := testDeadline(t)
+	for {
 		if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr)); err == nil && ok {
 			return
 		}
+		select {
+		case <-wait.Done():
+			t.Fatalf("the open page never %s, by the test's deadline", what)
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
-	t.Fatalf("the open page never %s within a minute", what)
 }
 
 // TestServeLiveReloadInBrowser: a page open in a browser shows an edit
-// by itself within two seconds of the save (issue 16), and the error
+// by itself (issue 16; how soon is BenchmarkServeRebuild's), and the error
 // banner when a note breaks, styled by serve.css; the page's policy
 // (the deployed site's) is never broken.
 func TestServeLiveReloadInBrowser(t *testing.T) {
@@ -51,11 +57,7 @@ func TestServeLiveReloadInBrowser(t *testing.T) {
 	waitInPage(t, ctx, "opened its reload stream", `document.documentElement.dataset.engramServe === "live"`)
 
 	editFile(t, repo, demoEpisode, demoTask, "Repair the flaky TestLedgerDailyClose")
-	saved := time.Now()
 	waitInPage(t, ctx, "showed the new task", `(document.querySelector("article.episode > header") || {textContent: ""}).textContent.includes("Repair the flaky TestLedgerDailyClose")`)
-	if took := time.Since(saved); took > 2*time.Second && !raceDetector {
-		t.Errorf("the open page showed the new task %v after the save, want within two seconds", took)
-	}
 
 	editFile(t, repo, demoEpisode, "outcome: success", `outcome: "<b>bogus</b>"`)
 	waitInPage(t, ctx, "showed the error banner", `!!document.querySelector(".engram-serve-errors")`)

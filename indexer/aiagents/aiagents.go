@@ -47,6 +47,9 @@
 //     id; both are kept.
 //   - warning aiagents-duplicate-key: an object repeats a key; the last
 //     one wins, as in encoding/json.
+//   - warning aiagents-key-case: a key of the schema in another case
+//     ("Outcome", "TASK"); read as the schema's key when the object does
+//     not give that key too (then ignored), the last such key winning.
 //   - warning aiagents-utf8: bytes that are not UTF-8; read as U+FFFD.
 //   - info aiagents-null-array: an array field is null; read as empty,
 //     reported once per field name.

@@ -16,8 +16,9 @@ import (
 // episode maps the top-level object through episodeFields.
 func (d *decoder) episode(root *value) note.Note {
 	p := &part{d: d, v: root, f: d.object(root), kind: "episode", name: "episode", need: needOf(episodeFields)}
+	folded := foldKeys(d, root, p.f, episodeFields, "episode")
 	it := episodeItem{n: note.Note{Path: d.path, Kind: note.KindEpisode, Type: "episode", Episode: &note.Episode{}}}
-	it.n.Extra = d.extra(root.members, p.f)
+	it.n.Extra = d.extra(root.members, p.f, folded)
 	read(p, episodeFields, &it)
 	n, ep := it.n, it.n.Episode
 	ep.Decisions, ep.Events = d.link(it.decisions, it.events, it.causalVersion >= 2)
@@ -298,12 +299,13 @@ func (d *decoder) lessons(f fields) []note.Lesson {
 	return out
 }
 
-// extra returns the top-level keys engram does not interpret.
-func (d *decoder) extra(members []member, f fields) map[string]any {
+// extra returns the top-level keys engram does not interpret: not the
+// table's, nor one read as the table's (folded).
+func (d *decoder) extra(members []member, f fields, folded map[*member]bool) map[string]any {
 	var out map[string]any
 	for i := range members {
 		m := &members[i]
-		if known(episodeFields, m.key) || f[m.key] != m {
+		if known(episodeFields, m.key) || f[m.key] != m || folded[m] {
 			continue
 		}
 		if out == nil {

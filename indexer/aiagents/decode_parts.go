@@ -115,8 +115,9 @@ func (p *part) done(v *value) {
 // table; keys outside the table are reported.
 func newPart[R, N, F any](d *decoder, v *value, table []field[R, N, F], kind string, i int) *part {
 	p := &part{d: d, v: v, f: d.object(v), kind: kind, name: fmt.Sprintf("%s #%d", kind, i+1), need: needOf(table)}
-	for _, m := range v.members {
-		if !known(table, m.key) {
+	folded := foldKeys(d, v, p.f, table, kind)
+	for i := range v.members {
+		if m := &v.members[i]; !known(table, m.key) && !folded[m] {
 			d.report(m.off, note.Info, "aiagents-unknown-field", "%s field %q is not one engram reads; dropped", kind, m.key)
 		}
 	}

@@ -289,6 +289,32 @@ func TestDecode(t *testing.T) {
 					t.Errorf("task %q events %d", n.Episode.Task, len(n.Episode.Events))
 				}
 			}},
+		{name: "keys in another case are read", src: edit(t,
+			"\"outcome\": \"success\",\n  \"task\": \"Fix the build\"", `§"Outcome": "failure", §"TASK": "Fix the build"`,
+			`"content": "ran tests"`, `§"Content": "ran tests"`),
+			want: []string{"aiagents-key-case", "aiagents-key-case", "aiagents-key-case"},
+			check: func(t *testing.T, n note.Note, ds []note.Diagnostic) {
+				if n.Episode.Outcome != "failure" || n.Episode.Task != "Fix the build" || n.Episode.Events[0].Text != "ran tests" || n.Extra != nil {
+					t.Errorf("outcome %q task %q content %q extra %v", n.Episode.Outcome, n.Episode.Task, n.Episode.Events[0].Text, n.Extra)
+				}
+				if !strings.Contains(ds[0].Message, `"Outcome" is read as "outcome"`) {
+					t.Errorf("the diagnostic does not say what was done: %v", ds[0])
+				}
+			}},
+		{name: "keys in another case beside the key", src: edit(t,
+			"\"outcome\": \"success\",\n  \"task\": \"Fix the build\"",
+			`"outcome": "success", §"Outcome": "failure", §"OUTCOME": "partial", §"Task": "a", §"tASK": "Fix the build"`),
+			want: []string{"aiagents-key-case", "aiagents-key-case", "aiagents-key-case", "aiagents-key-case"},
+			check: func(t *testing.T, n note.Note, ds []note.Diagnostic) {
+				if n.Episode.Outcome != "success" || n.Episode.Task != "Fix the build" {
+					t.Errorf("outcome %q task %q: the key as written wins, else the last variant", n.Episode.Outcome, n.Episode.Task)
+				}
+				for _, d := range ds[:min(3, len(ds))] {
+					if !strings.Contains(d.Message, "ignored") {
+						t.Errorf("%v does not say the key is ignored", d)
+					}
+				}
+			}},
 		{name: "unknown keys", src: edit(t,
 			`"lessons"`, `"migration_note": "stamp_only", "big": 1e999, "n": 3, "f": 0.5, "nested": {"a": [true, null]}, "lessons"`,
 			`"content": "ran tests",`, `"content": "ran tests", "_source_session": "s", §"extra": 1,`),

@@ -96,6 +96,52 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestParseKeys: a line that repeats a key is reported at the repeat's
+// line and column and skipped, whichever object of the line repeats it
+// (encoding/json kept the last value without a word); a key in another
+// case is read as its field, as encoding/json reads it, and reported.
+// Good and bad side by side.
+func TestParseKeys(t *testing.T) {
+	const ts = `"timestamp":"2026-08-01T10:00:00Z"`
+	for _, tc := range []struct {
+		name, line string
+		kept       bool
+		diags      []string // col:rule
+		says       string
+	}{
+		{"each key once", `{"workflow_id":"w","event_type":"task_complete",` + ts + `,"data":{"result":"ok","context":{"result":1}}}`, true, nil, ""},
+		{"a repeated key", `{"workflow_id":"w","event_type":"task_complete","event_type":"hil_decision",` + ts + `}`, false,
+			[]string{"49:events-duplicate-key"}, `key "event_type" repeats "event_type" (column 20)`},
+		{"a repeat in another case", `{"workflow_id":"w","event_type":"task_complete",` + ts + `,"Workflow_ID":"v"}`, false,
+			[]string{"84:events-duplicate-key"}, `key "Workflow_ID" repeats "workflow_id" (column 2)`},
+		{"a repeat in data", `{"workflow_id":"w","event_type":"task_complete",` + ts + `,"data":{"result":"success","result":"failure"}}`, false,
+			[]string{"111:events-duplicate-key"}, `key "result" repeats "result"`},
+		{"keys differing in case in data are two keys", `{"workflow_id":"w","event_type":"task_complete",` + ts + `,"data":{"result":"a","Result":"b"}}`, true, nil, ""},
+		{"a repeated key that is not read", `{"workflow_id":"w","event_type":"task_complete",` + ts + `,"note":"a","note":"b","Note":"c"}`, true, nil, ""},
+		{"a key in another case", `{"Workflow_Id":"w","event_type":"task_complete",` + ts + `}`, true,
+			[]string{"2:events-key-case"}, `key "Workflow_Id" is read as "workflow_id"`},
+		{"a repeat after spaces and non-ASCII", ` {"workflow_id":"é","event_type":"task_complete",` + ts + `,"workflow_id":"w"}`, false,
+			[]string{"85:events-duplicate-key"}, "column 3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			evs, diags := Parse("events/x.jsonl", []byte(good+"\n"+tc.line+"\n"))
+			if len(evs) != map[bool]int{true: 2, false: 1}[tc.kept] || evs[0].ID != "a" {
+				t.Errorf("kept %d events, want the good line's and %v", len(evs), tc.kept)
+			}
+			var got []string
+			for _, d := range diags {
+				if d.Line != 2 || d.Severity != note.Warning || !strings.Contains(d.Message, tc.says) {
+					t.Errorf("%v: want a warning on line 2 saying %q", d, tc.says)
+				}
+				got = append(got, fmt.Sprintf("%d:%s", d.Col, d.Rule))
+			}
+			if !slices.Equal(got, tc.diags) {
+				t.Errorf("diagnostics %v, want %v\n%v", got, tc.diags, diags)
+			}
+		})
+	}
+}
+
 func TestParseValues(t *testing.T) {
 	src := `{"workflow_id":" w ","event_type":"task_complete","task_id":"t","timestamp":"2026-08-01T12:00:00+02:00","data":{"n":12345678901234567890,"context":{"k":"v"}}}
 {"workflow_id":"w","event_type":"task_complete","timestamp":1785578400123}`

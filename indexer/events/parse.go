@@ -29,8 +29,11 @@ const MaxFileBytes = 64 << 20
 // JSON object with a workflow_id, an event_type and a timestamp (RFC 3339
 // or Unix milliseconds); a line that is not is a warning at its line and
 // is skipped, and the others are kept. A BOM and CRLF line endings are
-// fine. Event types other than KnownTypes are reported once per type and
-// file (info), and kept. Events are returned in file order.
+// fine. A line that repeats a key is a warning at the repeat and is
+// skipped; a top-level key in another case is read as its field, and
+// reported (ReportKeys). Event types other than KnownTypes are reported
+// once per type and file (info), and kept. Events are returned in file
+// order.
 func Parse(path string, src []byte) ([]Execution, []note.Diagnostic) {
 	p := &parser{path: path, unknown: map[string][]int{}}
 	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
@@ -64,8 +67,11 @@ type record struct {
 	Data       json.RawMessage `json:"data"`
 }
 
-func (p *parser) line(line int, text []byte) {
-	text = bytes.TrimSpace(text)
+// recordFields are the keys a line is read by.
+var recordFields = FieldNames(record{})
+
+func (p *parser) line(line int, raw []byte) {
+	text := bytes.TrimSpace(raw)
 	if len(text) == 0 {
 		return
 	}
@@ -80,6 +86,9 @@ func (p *parser) line(line int, text []byte) {
 	var r record
 	if err := json.Unmarshal(text, &r); err != nil {
 		p.diags.Report(p.path, line, 1, note.Warning, "events-syntax", "not a JSON object: %v; line skipped", err)
+		return
+	}
+	if !ReportKeys(&p.diags, p.path, line, raw, recordFields, "events") {
 		return
 	}
 	e, problem := decode(r)

@@ -5,6 +5,7 @@ import (
 	"encoding/gob"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -235,8 +236,11 @@ func (s *Similarity) Episode(id string, k int) ([]Match, bool) {
 func (s *Similarity) Text(text string, k int) []Match {
 	var v vec
 	norm := 0.0
-	for t, c := range similarTerms(capText(text, SimilarQueryBytes)) {
-		w := 1 + math.Log(float64(c))
+	counts := similarTerms(capText(text, SimilarQueryBytes))
+	// In the order of the terms, not the map's: the norm is a float sum,
+	// and the same text must score the same every time.
+	for _, t := range slices.Sorted(maps.Keys(counts)) {
+		w := 1 + math.Log(float64(counts[t]))
 		id, ok := slices.BinarySearch(s.Terms, t)
 		if !ok {
 			// In no episode: it cannot match, but counts in the text's

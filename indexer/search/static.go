@@ -1,10 +1,12 @@
 package search
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -114,121 +116,20 @@ type posting struct {
 	score float64
 }
 
-// StaticFiles builds the static index of docs.
+// StaticFiles builds the static index of docs. The same documents, in
+// any order, give the same bytes: every float is summed in one order
+// (fields by name), and every sort has a tie-breaker.
 func StaticFiles(docs []StaticDoc) ([]export.File, error) {
-	docs = append([]StaticDoc{}, docs...)
-	sort.Slice(docs, func(i, j int) bool { return docs[i].ID < docs[j].ID })
-	type stats struct {
-		df     map[string]int
-		length float64
-	}
-	fields := map[string]*stats{}
-	tf := make([]map[string]map[string]float64, len(docs)) // doc -> field -> term -> count
-	lengths := make([]map[string]float64, len(docs))
-	for i, d := range docs {
-		tf[i], lengths[i] = map[string]map[string]float64{}, map[string]float64{}
-		for _, f := range d.Fields {
-			st := fields[f.Name]
-			if st == nil {
-				st = &stats{df: map[string]int{}}
-				fields[f.Name] = st
-			}
-			counts := tf[i][f.Name]
-			if counts == nil {
-				counts = map[string]float64{}
-				tf[i][f.Name] = counts
-			}
-			for _, t := range Analyze(f.Text) {
-				counts[t]++
-				lengths[i][f.Name]++
-				st.length++
-			}
-		}
-		for name, counts := range tf[i] {
-			for t := range counts {
-				fields[name].df[t]++
-			}
-		}
-	}
-	n := float64(len(docs))
-	weight := map[string]float64{}
-	for _, d := range docs {
-		for _, f := range d.Fields {
-			weight[f.Name] = f.Weight
-		}
-	}
-	// As bleve scores a term query under BM25: idf × √tf·k1 / (√tf + k1·norm),
-	// times the query weight boost × idf (its query norm is the same for
-	// every document, so it is left out); a term matched in m of the text
-	// fields has the sum of those, times m / fields (the coordination of
-	// the disjunction over fields).
-	scores := map[string]map[int]float64{}
-	for i := range docs {
-		fieldsMatched := map[string]int{}
-		for name, counts := range tf[i] {
-			st := fields[name]
-			avg := st.length / math.Max(n, 1)
-			norm := 1 - bm25B + bm25B*lengths[i][name]/math.Max(avg, 1e-9)
-			for t, f := range counts {
-				df := float64(st.df[t])
-				idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-				root := math.Sqrt(f)
-				if scores[t] == nil {
-					scores[t] = map[int]float64{}
-				}
-				scores[t][i] += weight[name] * idf * idf * root * bm25K1 / (root + bm25K1*norm)
-				fieldsMatched[t]++
-			}
-		}
-		for t, m := range fieldsMatched {
-			scores[t][i] *= float64(m) / float64(len(textFields))
-		}
-	}
-	postings := map[string][]posting{}
-	for t, byDoc := range scores {
-		for d, sc := range byDoc {
-			postings[t] = append(postings[t], posting{d, sc})
-		}
-	}
+	docs = slices.Clone(docs)
+	slices.SortStableFunc(docs, func(a, b StaticDoc) int {
+		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.URL, b.URL), cmp.Compare(a.Type, b.Type))
+	})
+	postings := staticPostings(docs)
 	shards := 1
 	for shards*termsPerShard < len(postings) && shards < 4096 {
 		shards *= 2
 	}
-	byShard := make([]*StaticTerms, shards)
-	tierFiles := map[string]map[string][]int64{}
-	for t, ps := range postings {
-		sort.Slice(ps, func(a, b int) bool {
-			return ps[a].score > ps[b].score || ps[a].score == ps[b].score && ps[a].doc < ps[b].doc
-		})
-		h := TermShard(t, shards)
-		if byShard[h] == nil {
-			byShard[h] = &StaticTerms{Postings: map[string][]int64{}}
-		}
-		for k, size, start := 0, firstTier, 0; start < len(ps); k, size = k+1, size*tierGrowth {
-			tier := ps[start:min(len(ps), start+size)]
-			start += len(tier)
-			flat := flatPostings(tier)
-			if k == 0 {
-				byShard[h].Postings[t] = flat
-				continue
-			}
-			if byShard[h].More == nil {
-				byShard[h].More = map[string][]int64{}
-			}
-			byShard[h].More[t] = append(byShard[h].More[t], staticScore(tier[0].score))
-			if size > tierBudget {
-				// No query reads a tier larger than its budget: its
-				// bound is listed, so that a query knows its best
-				// ten are not certain, and its postings are not.
-				continue
-			}
-			path := TierPath(t, k)
-			if tierFiles[path] == nil {
-				tierFiles[path] = map[string][]int64{}
-			}
-			tierFiles[path][t] = flat
-		}
-	}
+	byShard, tierFiles := staticTiers(postings, shards)
 	var files []export.File
 	add := func(path string, v any) error {
 		data, err := json.Marshal(v) // compact: every byte is downloaded
@@ -267,6 +168,133 @@ func StaticFiles(docs []StaticDoc) ([]export.File, error) {
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, nil
+}
+
+// fieldStats are a field's BM25 statistics over all documents.
+type fieldStats struct {
+	df     map[string]int
+	length float64
+	weight float64
+}
+
+// docTerms is one document's term counts and length, per field.
+type docTerms struct {
+	counts map[string]map[string]float64 // field -> term -> count
+	length map[string]float64
+	fields []string // the names of counts, sorted
+}
+
+// staticPostings is every term's postings: each document that has it,
+// with its score. As bleve scores a term query under BM25: idf ×
+// √tf·k1 / (√tf + k1·norm), times the query weight boost × idf (its
+// query norm is the same for every document, so it is left out); a term
+// matched in m of the text fields has the sum of those, times m / fields
+// (the coordination of the disjunction over fields). The sum runs over
+// the fields in the order of their names: floating-point addition is not
+// associative, and documents whose scores tie must tie exactly, or the
+// order of a map would choose which of them makes a term's first tier.
+func staticPostings(docs []StaticDoc) map[string][]posting {
+	fields := map[string]*fieldStats{}
+	terms := make([]docTerms, len(docs))
+	for i, d := range docs {
+		terms[i] = countTerms(d, fields)
+	}
+	n := float64(len(docs))
+	postings := map[string][]posting{}
+	for i, dt := range terms {
+		score := map[string]float64{}
+		matched := map[string]int{}
+		for _, name := range dt.fields {
+			st := fields[name]
+			avg := st.length / math.Max(n, 1)
+			norm := 1 - bm25B + bm25B*dt.length[name]/math.Max(avg, 1e-9)
+			for t, f := range dt.counts[name] {
+				df := float64(st.df[t])
+				idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+				root := math.Sqrt(f)
+				score[t] += st.weight * idf * idf * root * bm25K1 / (root + bm25K1*norm)
+				matched[t]++
+			}
+		}
+		for t, sc := range score {
+			postings[t] = append(postings[t], posting{i, sc * float64(matched[t]) / float64(len(textFields))})
+		}
+	}
+	return postings
+}
+
+// countTerms counts a document's terms per field, and adds them to the
+// fields' statistics.
+func countTerms(d StaticDoc, fields map[string]*fieldStats) docTerms {
+	dt := docTerms{counts: map[string]map[string]float64{}, length: map[string]float64{}}
+	for _, f := range d.Fields {
+		st := fields[f.Name]
+		if st == nil {
+			st = &fieldStats{df: map[string]int{}}
+			fields[f.Name] = st
+		}
+		st.weight = f.Weight
+		counts := dt.counts[f.Name]
+		if counts == nil {
+			counts = map[string]float64{}
+			dt.counts[f.Name] = counts
+			dt.fields = append(dt.fields, f.Name)
+		}
+		for _, t := range Analyze(f.Text) {
+			counts[t]++
+			dt.length[f.Name]++
+			st.length++
+		}
+	}
+	slices.Sort(dt.fields)
+	for name, counts := range dt.counts {
+		for t := range counts {
+			fields[name].df[t]++
+		}
+	}
+	return dt
+}
+
+// staticTiers cuts each term's postings into tiers by score, best
+// first (ties by document): the first in its shard file, the others in
+// files of their own, by path.
+func staticTiers(postings map[string][]posting, shards int) ([]*StaticTerms, map[string]map[string][]int64) {
+	byShard := make([]*StaticTerms, shards)
+	tierFiles := map[string]map[string][]int64{}
+	for t, ps := range postings {
+		slices.SortFunc(ps, func(a, b posting) int {
+			return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.doc, b.doc))
+		})
+		h := TermShard(t, shards)
+		if byShard[h] == nil {
+			byShard[h] = &StaticTerms{Postings: map[string][]int64{}}
+		}
+		for k, size, start := 0, firstTier, 0; start < len(ps); k, size = k+1, size*tierGrowth {
+			tier := ps[start:min(len(ps), start+size)]
+			start += len(tier)
+			flat := flatPostings(tier)
+			if k == 0 {
+				byShard[h].Postings[t] = flat
+				continue
+			}
+			if byShard[h].More == nil {
+				byShard[h].More = map[string][]int64{}
+			}
+			byShard[h].More[t] = append(byShard[h].More[t], staticScore(tier[0].score))
+			if size > tierBudget {
+				// No query reads a tier larger than its budget: its
+				// bound is listed, so that a query knows its best
+				// ten are not certain, and its postings are not.
+				continue
+			}
+			path := TierPath(t, k)
+			if tierFiles[path] == nil {
+				tierFiles[path] = map[string][]int64{}
+			}
+			tierFiles[path][t] = flat
+		}
+	}
+	return byShard, tierFiles
 }
 
 // flatPostings is a tier's postings by document, each number the gap
