@@ -179,11 +179,10 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 		return scanOutput(ctx, outScan, dir, done.Reused)
 	})
 	if store != nil {
-		// The store's index names the pages of a published output only.
-		if err == nil {
-			r.Pages, r.Pages.Err = store.commit()
-		} else {
-			store.abort()
+		var perr error
+		r.Pages, perr = endPages(store, err)
+		if err != nil {
+			err = errors.Join(err, perr)
 		}
 	}
 	if err == nil && ctx.Err() != nil {
@@ -202,6 +201,28 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 	}
 	clock.stop()
 	return r, err
+}
+
+// endPages ends the build's use of the page store as its output ended
+// (err, nil when published): the store keeps the pages of a published
+// output, the pages it reused when the output's scan refused it, and
+// otherwise what it kept before (pagecache.go). A store left holding
+// pages a refused or failed build rendered is an error of the build.
+func endPages(store *pageStore, err error) (PageReuse, error) {
+	switch {
+	case err == nil:
+		r, err := store.commit()
+		r.Err = err
+		return r, nil
+	case errors.Is(err, ErrRefused):
+		err = store.refuse()
+	default:
+		err = store.abort()
+	}
+	if err != nil {
+		return PageReuse{}, fmt.Errorf("the page store may still hold pages of this build, which the next build removes: %w", err)
+	}
+	return PageReuse{}, nil
 }
 
 // refuseSecrets refuses a build whose files hold secrets that
