@@ -255,7 +255,8 @@ func scanOutput(ctx context.Context, scan *secrets.Scanner, dir string, reused [
 	}
 	list := make([]string, 0, 10)
 	for _, f := range found[:min(len(found), 10)] {
-		list = append(list, f.String())
+		// An output file's path may be the slug of the secret.
+		list = append(list, secrets.Hide(f.String(), found))
 	}
 	return fmt.Errorf("%w: the output holds %d secrets the input scan did not find; nothing was published:\n  %s",
 		ErrRefused, len(found), strings.Join(list, "\n  "))
