@@ -86,6 +86,17 @@ type Stage struct {
 // report; the error is for a build that could not run or was refused.
 func Build(ctx context.Context, opt Options) (*Report, error) {
 	opt = opt.withDefaults()
+	r, err := build(ctx, opt)
+	if errors.Is(err, ErrRefused) {
+		// The queries must not answer what the build refuses to
+		// publish (SPEC §6): the query cache goes with the refusal.
+		err = errors.Join(err, dropCache(opt))
+	}
+	return r, err
+}
+
+// build is Build, with opt's defaults filled in.
+func build(ctx context.Context, opt Options) (*Report, error) {
 	r := &Report{Repo: opt.Repo, Out: opt.Out}
 	clock := stopwatch{r: r, progress: opt.Progress}
 	// The output is checked and locked before anything is read or written.
@@ -196,7 +207,7 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 		clock.start("cache+search")
 		r.CacheErr = fpErr
 		if fpErr == nil {
-			r.CacheErr = saveCache(opt, fp, snapshotOf(docs, boot, sim), sdocs)
+			r.CacheErr = saveCache(ctx, opt, fp, snapshotOf(docs, boot, sim), sdocs, outScan)
 		}
 	}
 	clock.stop()
@@ -303,12 +314,12 @@ func bootstrapFiles(boot bootstrap.Candidates, budget int) ([]export.File, error
 	}, nil
 }
 
-func saveCache(opt Options, fp string, snap *query.Snapshot, sdocs []search.Doc) error {
+func saveCache(ctx context.Context, opt Options, fp string, snap *query.Snapshot, sdocs []search.Doc, scan *secrets.Scanner) error {
 	dir, err := cacheDir(opt.Repo, opt.CacheDir)
 	if err != nil {
 		return err
 	}
-	return writeCache(dir, opt, fp, snap, sdocs)
+	return writeCache(ctx, dir, opt, fp, snap, sdocs, scan)
 }
 
 func (o Options) withDefaults() Options {

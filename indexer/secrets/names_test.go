@@ -98,3 +98,24 @@ func TestHide(t *testing.T) {
 		}
 	}
 }
+
+// TestRendered: a secret written with an HTML character reference or a
+// backslash escape is found in the text as rendered, and text without
+// either is left alone.
+func TestRendered(t *testing.T) {
+	k := secretstest.Kinds(35)[0]
+	s := scanner(t, "")
+	rest := k.Secret[1:]
+	for _, text := range []string{"token &#103;" + rest, "token &#x67;" + rest, "token " + strings.Replace(k.Secret, "_", `\_`, 1)} {
+		if found := s.Scan("a.md", []byte(text)); len(found) != 0 {
+			t.Fatalf("%q: the text as written is found already: %v", text, found)
+		}
+		r, ok := secrets.Rendered([]byte(text))
+		if !ok || len(s.Scan("a.md", r)) != 1 {
+			t.Errorf("%q rendered is %q: want the secret found", text, r)
+		}
+	}
+	if _, ok := secrets.Rendered([]byte("plain text, a\\b")); ok {
+		t.Error("text with no escape of punctuation and no reference is rendered otherwise")
+	}
+}
