@@ -195,3 +195,48 @@ func TestRefusalDropsQueryCache(t *testing.T) {
 		t.Errorf("after the refused query, the query cache holds the note turned private in %v", where)
 	}
 }
+
+// TestMessagesHoldNoDecodedSecret: a secret escaped in front matter (the
+// scan of the files reads it as written, parsing decodes it) is in no
+// diagnostic and no error a load or a build gives: each is redacted.
+func TestMessagesHoldNoDecodedSecret(t *testing.T) {
+	k := secretstest.Kinds(37)[0]
+	esc := `"\x67` + k.Secret[1:] + `"`
+	for name, files := range map[string]map[string][]byte{
+		"a title twice": {
+			"episodes/a.md": []byte("---\ntitle: " + esc + "\noutcome: success\ntask: A\n---\n\nText.\n"),
+			"episodes/b.md": []byte("---\ntitle: " + esc + "\noutcome: success\ntask: B\n---\n\nText.\n"),
+		},
+		"links in front matter": {
+			"episodes/c.md": []byte("---\ntitle: EPISODE-2026-03-05-session-01\noutcome: success\ntask: C\nconcepts: [" + esc + "]\nsource_thread: " + esc + "\n---\n\nText.\n"),
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			repo := writeRepo(t, files)
+			var texts []string
+			l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo})
+			if err != nil {
+				texts = append(texts, err.Error())
+			} else {
+				for _, d := range l.Diagnostics {
+					texts = append(texts, d.String())
+				}
+			}
+			var log bytes.Buffer
+			r, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: filepath.Join(t.TempDir(), "public"), CacheDir: t.TempDir(), Log: &log})
+			for what, text := range reportTexts(r, err, &log) {
+				texts = append(texts, what+": "+string(text))
+			}
+			redacted := false
+			for _, text := range texts {
+				if holdsSecret([]byte(text), k.Secret) {
+					t.Errorf("a message holds the secret: %s", text)
+				}
+				redacted = redacted || strings.Contains(text, "[REDACTED:"+k.Rule+"]")
+			}
+			if !redacted {
+				t.Errorf("no message names the value redacted; the test sees nothing:\n%s", strings.Join(texts, "\n"))
+			}
+		})
+	}
+}

@@ -96,7 +96,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	counts["events_expired"] = len(expired)
 	diags = append(diags, expireObservations(notes, meta, ref, cfg.decay().TTL)...)
 	if err := checkUnique(notes, meta); err != nil {
-		return nil, err
+		return nil, redactError(err, sec.Scanner.Output(sec.Found))
 	}
 
 	clock.start("graph")
@@ -105,6 +105,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		AntipatternMinOccurrences: *cfg.Antipatterns.MinOccurrences,
 	})
 	diags = append(diags, g.Diags...)
+	redactDiagnostics(diags, sec.Scanner.Output(sec.Found))
 	note.SortDiagnostics(diags)
 	counts["diagnostics"] = len(diags)
 	counts["errors"] = note.CountErrors(diags)
