@@ -13,6 +13,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -352,7 +353,11 @@ func writeCache(ctx context.Context, dir string, opt Options, fp string, snap *q
 	}
 	meta := cacheMeta{Format: cacheFormat, Generator: Version, Repo: repo, Out: out, Now: nowKey(opt.Now),
 		Fingerprint: fp, ReferenceTime: snap.ReferenceTime, Commit: snap.Commit}
-	if err := scanCache(ctx, scan, snap, g, docs); err != nil {
+	files, err := encodeCache(snap, g)
+	if err != nil {
+		return fmt.Errorf("write cache: %w", err)
+	}
+	if err := scanCache(ctx, scan, files, docs); err != nil {
 		return errors.Join(err, removeCache(dir))
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
@@ -363,21 +368,8 @@ func writeCache(ctx context.Context, dir string, opt Options, fp string, snap *q
 		return fmt.Errorf("write cache: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	// The documents are JSON, which keeps a rate of 0 apart from no rate
-	// (gob drops both); the graph is gob, which reads faster.
-	for _, p := range cacheParts(snap, g) {
-		name, v := p.name, p.v
-		var buf bytes.Buffer
-		var err error
-		if strings.HasSuffix(name, ".gob") {
-			err = gob.NewEncoder(&buf).Encode(v)
-		} else {
-			err = json.NewEncoder(&buf).Encode(v)
-		}
-		if err != nil {
-			return fmt.Errorf("write cache: %w", err)
-		}
-		if err := os.WriteFile(filepath.Join(tmp, name), buf.Bytes(), 0o644); err != nil {
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(tmp, f.name), f.data, 0o644); err != nil {
 			return fmt.Errorf("write cache: %w", err)
 		}
 	}
@@ -402,17 +394,44 @@ func writeCache(ctx context.Context, dir string, opt Options, fp string, snap *q
 	return os.RemoveAll(old)
 }
 
-// cacheParts are the files of a cache of snap (g its graph) and what
-// each holds, in the order of partFiles.
-func cacheParts(snap *query.Snapshot, g cachedGraph) []struct {
-	name string
-	v    any
-} {
-	return []struct {
+// cacheFile is a file of the cache: its bytes, and the text in them
+// that is scanned for secrets (a JSON file itself; what a gob file holds
+// as text).
+type cacheFile struct {
+	name       string
+	data, text []byte
+}
+
+// encodeCache encodes the files of a cache of snap (g its graph). The
+// documents are JSON, which keeps a rate of 0 apart from no rate (gob
+// drops both), a value a line (export.Encode: the scan hands gitleaks
+// the lines around a keyword); the graph and the bootstrap are gob,
+// which reads faster.
+func encodeCache(snap *query.Snapshot, g cachedGraph) ([]cacheFile, error) {
+	var files []cacheFile
+	for _, p := range []struct {
 		name string
 		v    any
-	}{{"episodes.json", snap.Episodes}, {"patterns.json", snap.Patterns}, {"graph.gob", g}, {"antipatterns.json", snap.Antipatterns},
-		{"bootstrap.gob", snap.Bootstrap}, {"events.json", snap.Events}, {"pending.json", snap.Pending}}
+	}{{"episodes.json", snap.Episodes}, {"patterns.json", snap.Patterns}, {"antipatterns.json", snap.Antipatterns}, {"events.json", snap.Events}, {"pending.json", snap.Pending}} {
+		data, err := export.Encode(p.v)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, cacheFile{p.name, data, data})
+	}
+	var graph, boot bytes.Buffer
+	if err := gob.NewEncoder(&graph).Encode(g); err != nil {
+		return nil, err
+	}
+	if err := gob.NewEncoder(&boot).Encode(snap.Bootstrap); err != nil {
+		return nil, err
+	}
+	bootText, err := export.Encode(snap.Bootstrap)
+	if err != nil {
+		return nil, err
+	}
+	ids := strings.Join(slices.Concat(g.IDs, g.Types, g.EdgeTypes), "\n")
+	return append(files, cacheFile{"graph.gob", graph.Bytes(), []byte(ids)}, cacheFile{"bootstrap.gob", boot.Bytes(), bootText}), nil
 }
 
 // writeSearch writes the search index and the similarity model into a
@@ -458,13 +477,12 @@ func outputFilter(opt Options) func(string) bool {
 	}
 }
 
-// scanCache scans what a cache of snap, g and docs would hold with scan,
+// scanCache scans what a cache of files and docs would hold with scan,
 // and refuses it when that holds a secret, naming the notes or the
 // cache's files where it is. Each search document is a note's whole
 // text, scanned as written and as its page renders it (a secret
-// escaped in a note is refused by the build's scan of that page); the
-// cache's files are scanned as JSON.
-func scanCache(ctx context.Context, scan *secrets.Scanner, snap *query.Snapshot, g cachedGraph, docs []search.Doc) error {
+// escaped in a note is refused by the build's scan of that page).
+func scanCache(ctx context.Context, scan *secrets.Scanner, files []cacheFile, docs []search.Doc) error {
 	var paths []string
 	var texts [][]byte
 	for _, d := range docs {
@@ -474,12 +492,8 @@ func scanCache(ctx context.Context, scan *secrets.Scanner, snap *query.Snapshot,
 			paths, texts = append(paths, d.ID), append(texts, r)
 		}
 	}
-	for _, p := range cacheParts(snap, g) {
-		data, err := json.Marshal(p.v)
-		if err != nil {
-			return fmt.Errorf("write cache: %w", err)
-		}
-		paths, texts = append(paths, p.name), append(texts, data)
+	for _, f := range files {
+		paths, texts = append(paths, f.name), append(texts, f.text)
 	}
 	found, err := scan.ScanTexts(ctx, paths, texts)
 	if err != nil {
