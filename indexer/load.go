@@ -63,6 +63,8 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		return nil, err
 	}
 	diags = append(renameDiagnostics(diags, sec), sdiags...)
+	// What the messages may quote is scanned as the output is.
+	quoted := sec.Scanner.Output(sec.Found)
 	cfg, cdiags, err := loadConfig(repo.FS)
 	if err != nil {
 		return nil, err
@@ -96,7 +98,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	counts["events_expired"] = len(expired)
 	diags = append(diags, expireObservations(notes, meta, ref, cfg.decay().TTL)...)
 	if err := checkUnique(notes, meta); err != nil {
-		return nil, redactError(err, sec.Scanner.Output(sec.Found))
+		return nil, redactError(err, quoted)
 	}
 
 	clock.start("graph")
@@ -105,7 +107,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		AntipatternMinOccurrences: *cfg.Antipatterns.MinOccurrences,
 	})
 	diags = append(diags, g.Diags...)
-	redactDiagnostics(diags, sec.Scanner.Output(sec.Found))
+	redactDiagnostics(diags, quoted)
 	note.SortDiagnostics(diags)
 	counts["diagnostics"] = len(diags)
 	counts["errors"] = note.CountErrors(diags)
