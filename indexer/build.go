@@ -264,13 +264,19 @@ func scanOutput(ctx context.Context, scan *secrets.Scanner, dir string, reused [
 	if len(found) == 0 {
 		return nil
 	}
-	list := make([]string, 0, 10)
+	return fmt.Errorf("%w: the output holds %d secrets the input scan did not find; nothing was published:%s",
+		ErrRefused, len(found), listFound(found))
+}
+
+// listFound lists the first ten findings, a line each, with each secret
+// hidden from where they are: an output file's path may be the slug of
+// a secret, a note's id the secret itself (a title escaped in YAML).
+func listFound(found []secrets.Finding) string {
+	var b strings.Builder
 	for _, f := range found[:min(len(found), 10)] {
-		// An output file's path may be the slug of the secret.
-		list = append(list, secrets.Hide(f.String(), found))
+		b.WriteString("\n  " + secrets.Hide(f.String(), found))
 	}
-	return fmt.Errorf("%w: the output holds %d secrets the input scan did not find; nothing was published:\n  %s",
-		ErrRefused, len(found), strings.Join(list, "\n  "))
+	return b.String()
 }
 
 // similarEpisodes lists every episode's similar episodes (SPEC §3), by

@@ -502,13 +502,8 @@ func scanCache(ctx context.Context, scan *secrets.Scanner, files []cacheFile, do
 	if len(found) == 0 {
 		return nil
 	}
-	list := make([]string, 0, 10)
-	for _, f := range found[:min(len(found), 10)] {
-		// A note's id may be the secret itself (a title escaped in YAML).
-		list = append(list, secrets.Hide(f.String(), found))
-	}
-	return fmt.Errorf("%w: the notes hold %d secrets that the scan of their files did not find (escaped: an HTML entity, a YAML escape); queries answer only from what a build publishes:\n  %s",
-		ErrRefused, len(found), strings.Join(list, "\n  "))
+	return fmt.Errorf("%w: the notes hold %d secrets that the scan of their files did not find (escaped: an HTML entity, a YAML escape); queries answer only from what a build publishes:%s",
+		ErrRefused, len(found), listFound(found))
 }
 
 // dropCache removes the query cache of opt.Repo.

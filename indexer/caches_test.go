@@ -18,8 +18,8 @@ import (
 // of what later fails the scan or turns private." These tests look at
 // every byte under the cache directory.
 
-// holding lists the files under dir whose bytes hold text, as it is,
-// lower-cased, or as letters and digits alone; skip leaves out a path.
+// holding lists the files under dir whose bytes hold text in any form
+// (secretstest.Holds); skip leaves out a path.
 func holding(t *testing.T, dir, text string, skip func(string) bool) []string {
 	t.Helper()
 	var where []string
@@ -27,8 +27,7 @@ func holding(t *testing.T, dir, text string, skip func(string) bool) []string {
 		if skip != nil && skip(p) {
 			continue
 		}
-		if bytes.Contains(data, []byte(text)) || bytes.Contains(bytes.ToLower(data), []byte(strings.ToLower(text))) ||
-			bytes.Contains(alnum(data), alnum([]byte(text))) {
+		if secretstest.Holds(data, text) {
 			where = append(where, p)
 		}
 	}
@@ -68,7 +67,7 @@ func TestCachesKeepNoRefusedSecret(t *testing.T) {
 			_, _, err := indexer.Snapshot(context.Background(), opt, indexer.PartEpisodes|indexer.PartSearch)
 			if !errors.Is(err, indexer.ErrRefused) {
 				t.Errorf("a query: %v, want refused", err)
-			} else if holdsSecret([]byte(err.Error()), k.Secret) {
+			} else if secretstest.Holds([]byte(err.Error()), k.Secret) {
 				t.Errorf("the query's error holds the secret: %v", err)
 			}
 			if where := holding(t, cache, k.Secret, nil); len(where) > 0 {
@@ -81,7 +80,7 @@ func TestCachesKeepNoRefusedSecret(t *testing.T) {
 				t.Fatalf("build: %v, want refused", err)
 			}
 			for what, text := range reportTexts(r, err, &log) {
-				if holdsSecret(text, k.Secret) {
+				if secretstest.Holds(text, k.Secret) {
 					t.Errorf("the build's %s holds the secret", what)
 				}
 			}
@@ -229,7 +228,7 @@ func TestMessagesHoldNoDecodedSecret(t *testing.T) {
 			}
 			redacted := false
 			for _, text := range texts {
-				if holdsSecret([]byte(text), k.Secret) {
+				if secretstest.Holds([]byte(text), k.Secret) {
 					t.Errorf("a message holds the secret: %s", text)
 				}
 				redacted = redacted || strings.Contains(text, "[REDACTED:"+k.Rule+"]")

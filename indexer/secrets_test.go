@@ -381,26 +381,6 @@ func BenchmarkSecrets10k(b *testing.B) {
 	b.ReportMetric(100*float64(in+out)/float64(rest), "overhead-%")
 }
 
-// alnum is text as a secret's digest sees it: letters and digits, lower
-// case. A secret in a slug (ghp-abc...) or lower-cased is still the
-// secret.
-func alnum(b []byte) []byte {
-	out := make([]byte, 0, len(b))
-	for _, c := range bytes.ToLower(b) {
-		if 'a' <= c && c <= 'z' || '0' <= c && c <= '9' {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// holdsSecret reports whether text holds the secret in any form a build
-// gives it: as it is, lower-cased, or as a slug (its letters and digits
-// with anything between them).
-func holdsSecret(text []byte, secret string) bool {
-	return bytes.Contains(alnum(text), alnum([]byte(secret)))
-}
-
 // TestSecretInFileName: a token in a file's or a folder's name, or in a
 // symlink's, is found and named by the path with the token redacted, in
 // every message a build or a check gives; the build refuses, and with
@@ -426,7 +406,7 @@ func TestSecretInFileName(t *testing.T) {
 		t.Fatalf("build: %v, want refused", err)
 	}
 	for name, text := range reportTexts(r, err, &log) {
-		if holdsSecret(text, k.Secret) {
+		if secretstest.Holds(text, k.Secret) {
 			t.Errorf("the build's %s holds the token", name)
 		}
 	}
@@ -440,7 +420,7 @@ func TestSecretInFileName(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range l.Diagnostics {
-		if holdsSecret([]byte(d.String()), k.Secret) {
+		if secretstest.Holds([]byte(d.String()), k.Secret) {
 			t.Errorf("check prints the token: %s", d)
 		}
 	}
@@ -451,13 +431,13 @@ func TestSecretInFileName(t *testing.T) {
 		t.Fatalf("build with Redact: %v", err)
 	}
 	for name, text := range reportTexts(r, nil, &log) {
-		if holdsSecret(text, k.Secret) {
+		if secretstest.Holds(text, k.Secret) {
 			t.Errorf("the redacting build's %s holds the token", name)
 		}
 	}
 	output := tree(t, out)
 	for p, data := range output {
-		if holdsSecret([]byte(p), k.Secret) || holdsSecret(data, k.Secret) {
+		if secretstest.Holds([]byte(p), k.Secret) || secretstest.Holds(data, k.Secret) {
 			t.Errorf("the output file %s holds the token in its path or bytes", p)
 		}
 	}
