@@ -87,6 +87,17 @@ type Stage struct {
 // report; the error is for a build that could not run or was refused.
 func Build(ctx context.Context, opt Options) (*Report, error) {
 	opt = opt.withDefaults()
+	r, err := build(ctx, opt)
+	if errors.Is(err, ErrRefused) {
+		// The queries must not answer what the build refuses to
+		// publish (SPEC §6): the query cache goes with the refusal.
+		err = errors.Join(err, dropCache(opt))
+	}
+	return r, err
+}
+
+// build is Build, with opt's defaults filled in.
+func build(ctx context.Context, opt Options) (*Report, error) {
 	r := &Report{Repo: opt.Repo, Out: opt.Out}
 	clock := stopwatch{r: r, progress: opt.Progress}
 	// The output is checked and locked before anything is read or written.
@@ -189,11 +200,10 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 		return scanOutput(ctx, outScan, dir, done.Reused)
 	})
 	if store != nil {
-		// The store's index names the pages of a published output only.
-		if err == nil {
-			r.Pages, r.Pages.Err = store.commit()
-		} else {
-			store.abort()
+		var perr error
+		r.Pages, perr = endPages(store, err)
+		if err != nil {
+			err = errors.Join(err, perr)
 		}
 	}
 	if err == nil && ctx.Err() != nil {
@@ -207,11 +217,33 @@ func Build(ctx context.Context, opt Options) (*Report, error) {
 		clock.start("cache+search")
 		r.CacheErr = fpErr
 		if fpErr == nil {
-			r.CacheErr = saveCache(opt, fp, snapshotOf(docs, boot, sim), sdocs)
+			r.CacheErr = saveCache(ctx, opt, fp, snapshotOf(docs, boot, sim), sdocs, outScan)
 		}
 	}
 	clock.stop()
 	return r, err
+}
+
+// endPages ends the build's use of the page store as its output ended
+// (err, nil when published): the store keeps the pages of a published
+// output, the pages it reused when the output's scan refused it, and
+// otherwise what it kept before (pagecache.go). A store left holding
+// pages a refused or failed build rendered is an error of the build.
+func endPages(store *pageStore, err error) (PageReuse, error) {
+	switch {
+	case err == nil:
+		r, err := store.commit()
+		r.Err = err
+		return r, nil
+	case errors.Is(err, ErrRefused):
+		err = store.refuse()
+	default:
+		err = store.abort()
+	}
+	if err != nil {
+		return PageReuse{}, fmt.Errorf("the page store may still hold pages of this build, which the next build removes: %w", err)
+	}
+	return PageReuse{}, nil
 }
 
 // refuseSecrets refuses a build whose files hold secrets that
@@ -242,12 +274,19 @@ func scanOutput(ctx context.Context, scan *secrets.Scanner, dir string, reused [
 	if len(found) == 0 {
 		return nil
 	}
-	list := make([]string, 0, 10)
+	return fmt.Errorf("%w: the output holds %d secrets the input scan did not find; nothing was published:%s",
+		ErrRefused, len(found), listFound(found))
+}
+
+// listFound lists the first ten findings, a line each, with each secret
+// hidden from where they are: an output file's path may be the slug of
+// a secret, a note's id the secret itself (a title escaped in YAML).
+func listFound(found []secrets.Finding) string {
+	var b strings.Builder
 	for _, f := range found[:min(len(found), 10)] {
-		list = append(list, f.String())
+		b.WriteString("\n  " + secrets.Hide(f.String(), found))
 	}
-	return fmt.Errorf("%w: the output holds %d secrets the input scan did not find; nothing was published:\n  %s",
-		ErrRefused, len(found), strings.Join(list, "\n  "))
+	return b.String()
 }
 
 // similarEpisodes lists every episode's similar episodes (SPEC §3), by
@@ -291,12 +330,12 @@ func bootstrapFiles(boot bootstrap.Candidates, budget int) ([]export.File, error
 	}, nil
 }
 
-func saveCache(opt Options, fp string, snap *query.Snapshot, sdocs []search.Doc) error {
+func saveCache(ctx context.Context, opt Options, fp string, snap *query.Snapshot, sdocs []search.Doc, scan *secrets.Scanner) error {
 	dir, err := cacheDir(opt.Repo, opt.CacheDir)
 	if err != nil {
 		return err
 	}
-	return writeCache(dir, opt, fp, snap, sdocs)
+	return writeCache(ctx, dir, opt, fp, snap, sdocs, scan)
 }
 
 func (o Options) withDefaults() Options {

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/query"
 	"github.com/engramhq/engram/indexer/search"
+	"github.com/engramhq/engram/indexer/secrets"
 	"github.com/engramhq/engram/indexer/source"
 )
 
@@ -31,6 +33,16 @@ import (
 // the repository again (every stage but the site) and replaces it. The
 // cache is never part of the output and never read by a build (the page
 // store beside it is, pagecache.go).
+//
+// It holds only what a build would publish (SPEC §6, "Caches hold only
+// what was published"). A refresh is refused where a build is: a secret
+// in the repository's files that is not allowed refuses it (a query has
+// no --redact), and so does a secret in what the cache would hold, which
+// is scanned as a build's output is (a secret escaped in a note, an
+// HTML entity or a YAML escape, shows there decoded). A refused build
+// or refresh removes the cache: nothing is left to answer from, and the
+// next query reads the repository again. A note turned private is not
+// in the snapshot a refresh makes, which replaces the cache whole.
 
 // cacheFormat changes whenever the files of the cache change shape or
 // meaning (8: the similarity model weighs the whole record, issue 12;
@@ -114,15 +126,10 @@ func Snapshot(ctx context.Context, opt Options, parts Part) (*query.Snapshot, Sn
 			return snap, SnapshotInfo{}, nil
 		}
 	}
-	in, err := Load(ctx, opt)
+	snap, info, err := refresh(ctx, opt, dir, fp)
 	if err != nil {
-		return nil, SnapshotInfo{}, err
+		return nil, info, err
 	}
-	site := export.Documents(in.Export)
-	docs := search.DocsFromSite(site)
-	snap := snapshotOf(site, bootstrap.Build(site), search.NewSimilarity(docs))
-	info := SnapshotInfo{Refreshed: true, Diagnostics: len(in.Diagnostics), Errors: in.Counts["errors"]}
-	info.CacheErr = writeCache(dir, opt, fp, snap, docs)
 	if parts&PartSearch != 0 {
 		if info.CacheErr != nil {
 			return nil, info, fmt.Errorf("no search index: %w", info.CacheErr)
@@ -130,6 +137,33 @@ func Snapshot(ctx context.Context, opt Options, parts Part) (*query.Snapshot, Sn
 		if snap.Index, err = search.Open(filepath.Join(dir, searchDir)); err != nil {
 			return nil, info, err
 		}
+	}
+	return snap, info, nil
+}
+
+// refresh reads the repository again and replaces the cache in dir with
+// what the queries answer from. A repository a build would refuse for
+// the secrets in its files or in what it would publish is refused, and
+// the cache removed.
+func refresh(ctx context.Context, opt Options, dir, fp string) (*query.Snapshot, SnapshotInfo, error) {
+	in, err := Load(ctx, opt)
+	if err != nil {
+		if errors.Is(err, ErrRefused) {
+			err = errors.Join(err, removeCache(dir))
+		}
+		return nil, SnapshotInfo{}, err
+	}
+	info := SnapshotInfo{Refreshed: true, Diagnostics: len(in.Diagnostics), Errors: in.Counts["errors"]}
+	if n := len(unallowed(in.Secrets.Found)); n > 0 {
+		err := fmt.Errorf("%w: %d secrets found in %s (engram check lists them, by rule and fingerprint); queries answer only from what a build publishes", ErrRefused, n, opt.Repo)
+		return nil, info, errors.Join(err, removeCache(dir))
+	}
+	site := export.Documents(in.Export)
+	docs := search.DocsFromSite(site)
+	snap := snapshotOf(site, bootstrap.Build(site), search.NewSimilarity(docs))
+	info.CacheErr = writeCache(ctx, dir, opt, fp, snap, docs, in.Secrets.Scanner.Output(in.Secrets.Found))
+	if errors.Is(info.CacheErr, ErrRefused) {
+		return nil, info, info.CacheErr
 	}
 	return snap, info, nil
 }
@@ -302,8 +336,10 @@ func (c cachedGraph) graph() query.Graph {
 // writeCache replaces the cache of a repository: written aside, then
 // renamed into place, so a reader sees the old cache or the new one (or
 // none, and reads the repository). The search index of docs and the
-// similarity model (snap.Similar) go with it.
-func writeCache(dir string, opt Options, fp string, snap *query.Snapshot, docs []search.Doc) error {
+// similarity model (snap.Similar) go with it. What it would hold is
+// scanned with scan (a build's output scanner) first: a secret there
+// refuses it, and removes the cache there was.
+func writeCache(ctx context.Context, dir string, opt Options, fp string, snap *query.Snapshot, docs []search.Doc, scan *secrets.Scanner) error {
 	repo, err := filepath.Abs(opt.Repo)
 	if err != nil {
 		return err
@@ -318,6 +354,13 @@ func writeCache(dir string, opt Options, fp string, snap *query.Snapshot, docs [
 	}
 	meta := cacheMeta{Format: cacheFormat, Generator: Version, Repo: repo, Out: out, Now: nowKey(opt.Now),
 		Fingerprint: fp, ReferenceTime: snap.ReferenceTime, Commit: snap.Commit}
+	files, err := encodeCache(snap, g)
+	if err != nil {
+		return fmt.Errorf("write cache: %w", err)
+	}
+	if err := scanCache(ctx, scan, files, docs); err != nil {
+		return errors.Join(err, removeCache(dir))
+	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return fmt.Errorf("write cache: %w", err)
 	}
@@ -326,20 +369,8 @@ func writeCache(dir string, opt Options, fp string, snap *query.Snapshot, docs [
 		return fmt.Errorf("write cache: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	// The documents are JSON, which keeps a rate of 0 apart from no rate
-	// (gob drops both); the graph is gob, which reads faster.
-	for name, v := range map[string]any{"episodes.json": snap.Episodes, "patterns.json": snap.Patterns, "graph.gob": g, "antipatterns.json": snap.Antipatterns, "bootstrap.gob": snap.Bootstrap, "events.json": snap.Events, "pending.json": snap.Pending} {
-		var buf bytes.Buffer
-		var err error
-		if strings.HasSuffix(name, ".gob") {
-			err = gob.NewEncoder(&buf).Encode(v)
-		} else {
-			err = json.NewEncoder(&buf).Encode(v)
-		}
-		if err != nil {
-			return fmt.Errorf("write cache: %w", err)
-		}
-		if err := os.WriteFile(filepath.Join(tmp, name), buf.Bytes(), 0o644); err != nil {
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(tmp, f.name), f.data, 0o644); err != nil {
 			return fmt.Errorf("write cache: %w", err)
 		}
 	}
@@ -362,6 +393,46 @@ func writeCache(dir string, opt Options, fp string, snap *query.Snapshot, docs [
 		return fmt.Errorf("write cache: %w", err)
 	}
 	return os.RemoveAll(old)
+}
+
+// cacheFile is a file of the cache: its bytes, and the text in them
+// that is scanned for secrets (a JSON file itself; what a gob file holds
+// as text).
+type cacheFile struct {
+	name       string
+	data, text []byte
+}
+
+// encodeCache encodes the files of a cache of snap (g its graph). The
+// documents are JSON, which keeps a rate of 0 apart from no rate (gob
+// drops both), a value a line (export.Encode: the scan hands gitleaks
+// the lines around a keyword); the graph and the bootstrap are gob,
+// which reads faster.
+func encodeCache(snap *query.Snapshot, g cachedGraph) ([]cacheFile, error) {
+	var files []cacheFile
+	for _, p := range []struct {
+		name string
+		v    any
+	}{{"episodes.json", snap.Episodes}, {"patterns.json", snap.Patterns}, {"antipatterns.json", snap.Antipatterns}, {"events.json", snap.Events}, {"pending.json", snap.Pending}} {
+		data, err := export.Encode(p.v)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, cacheFile{p.name, data, data})
+	}
+	var graph, boot bytes.Buffer
+	if err := gob.NewEncoder(&graph).Encode(g); err != nil {
+		return nil, err
+	}
+	if err := gob.NewEncoder(&boot).Encode(snap.Bootstrap); err != nil {
+		return nil, err
+	}
+	bootText, err := export.Encode(snap.Bootstrap)
+	if err != nil {
+		return nil, err
+	}
+	ids := strings.Join(slices.Concat(g.IDs, g.Types, g.EdgeTypes), "\n")
+	return append(files, cacheFile{"graph.gob", graph.Bytes(), []byte(ids)}, cacheFile{"bootstrap.gob", boot.Bytes(), bootText}), nil
 }
 
 // writeSearch writes the search index and the similarity model into a
@@ -405,4 +476,56 @@ func outputFilter(opt Options) func(string) bool {
 	return func(p string) bool {
 		return strings.HasPrefix(p, rel+"/") || strings.HasPrefix(p, dir+"."+base+".engram-")
 	}
+}
+
+// scanCache scans what a cache of files and docs would hold with scan,
+// and refuses it when that holds a secret, naming the notes or the
+// cache's files where it is. Each search document is a note's whole
+// text, scanned as written and as its page renders it (a secret
+// escaped in a note is refused by the build's scan of that page).
+func scanCache(ctx context.Context, scan *secrets.Scanner, files []cacheFile, docs []search.Doc) error {
+	var paths []string
+	var texts [][]byte
+	for _, d := range docs {
+		text := []byte(strings.Join([]string{d.ID, d.Title, d.Headline, d.Summary, d.Task, d.Body, d.Lessons, d.Similar, d.URL, strings.Join(d.Tags, " ")}, "\n"))
+		paths, texts = append(paths, d.ID), append(texts, text)
+		if r, ok := secrets.Rendered(text); ok {
+			paths, texts = append(paths, d.ID), append(texts, r)
+		}
+	}
+	for _, f := range files {
+		paths, texts = append(paths, f.name), append(texts, f.text)
+	}
+	found, err := scan.ScanTexts(ctx, paths, texts)
+	if err != nil {
+		return fmt.Errorf("scan the query cache for secrets: %w", err)
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: the notes hold %d secrets that the scan of their files did not find (escaped: an HTML entity, a YAML escape); queries answer only from what a build publishes:%s",
+		ErrRefused, len(found), listFound(found))
+}
+
+// dropCache removes the query cache of opt.Repo.
+func dropCache(opt Options) error {
+	dir, err := cacheDir(opt.Repo, opt.CacheDir)
+	if err != nil {
+		return err
+	}
+	return removeCache(dir)
+}
+
+// removeCache removes the query cache in dir, and what a killed
+// writeCache left beside it: a build or a refresh that refuses leaves no
+// snapshot to answer from (SPEC §6). The page store is not touched.
+func removeCache(dir string) error {
+	stale, _ := filepath.Glob(dir + ".tmp-*")
+	var errs []error
+	for _, d := range append([]string{dir, dir + ".old"}, stale...) {
+		if err := os.RemoveAll(d); err != nil {
+			errs = append(errs, fmt.Errorf("remove the query cache: %w", err))
+		}
+	}
+	return errors.Join(errs...)
 }

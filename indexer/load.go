@@ -64,7 +64,9 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	diags = append(diags, sdiags...)
+	diags = append(renameDiagnostics(diags, sec), sdiags...)
+	// What the messages may quote is scanned as the output is.
+	quoted := sec.Scanner.Output(sec.Found)
 	cfg, cdiags, err := loadConfig(repo.FS)
 	if err != nil {
 		return nil, err
@@ -99,7 +101,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	counts["events_expired"] = len(expired)
 	diags = append(diags, expireObservations(notes, meta, ref, cfg.decay().TTL)...)
 	if err := checkUnique(notes, meta); err != nil {
-		return nil, err
+		return nil, redactError(err, quoted)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -120,6 +122,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		Poisoned:                  poisoned.Poisoned,
 	})
 	diags = append(diags, g.Diags...)
+	redactDiagnostics(diags, quoted)
 	note.SortDiagnostics(diags)
 	counts["diagnostics"] = len(diags)
 	counts["errors"] = note.CountErrors(diags)
@@ -154,22 +157,56 @@ func scanSecrets(ctx context.Context, repo *source.Repo, redact bool) (*secrets.
 		return nil, nil, err
 	}
 	repo.FS = fsys
+	renameFiles(repo, in.Renamed)
 	for _, f := range in.Found {
-		d := note.Diagnostic{Path: f.Path, Line: f.Line, Col: f.Col, Severity: note.Error, Rule: "secret"}
-		what := fmt.Sprintf("secret found (rule %s, fingerprint %s)", f.Rule, f.Fingerprint)
-		switch {
-		case f.Allowed:
-			d.Severity, d.Message = note.Info, what+"; allowed by "+secrets.IgnoreFile
-		case in.Withheld[f.Path]:
-			d.Message = what + " that could not be redacted; the file is not read"
-		case redact:
-			d.Severity, d.Message = note.Warning, what+"; published as "+secrets.Redacted(f.Rule)
-		default:
-			d.Message = what + "; allow it in " + secrets.IgnoreFile + " if it is a false positive, or build with --redact"
-		}
-		diags = append(diags, d)
+		diags = append(diags, secretDiagnostic(f, in, redact))
 	}
 	return in, diags, nil
+}
+
+// secretDiagnostic is the diagnostic of a secret found.
+func secretDiagnostic(f secrets.Finding, in *secrets.Input, redact bool) note.Diagnostic {
+	d := note.Diagnostic{Path: f.Path, Line: f.Line, Col: f.Col, Severity: note.Error, Rule: "secret"}
+	what, fix := fmt.Sprintf("secret found (rule %s, fingerprint %s)", f.Rule, f.Fingerprint), "allow it in "+secrets.IgnoreFile+" if it is a false positive"
+	if f.InName {
+		what, fix = fmt.Sprintf("secret found in the file's path (rule %s, fingerprint %s)", f.Rule, f.Fingerprint), "rename the file (a path cannot be allowed)"
+	}
+	switch {
+	case f.Allowed:
+		d.Severity, d.Message = note.Info, what+"; allowed by "+secrets.IgnoreFile
+	case in.Withheld[f.Path]:
+		d.Message = what + " that could not be redacted; the file is not read"
+	case redact:
+		d.Severity, d.Message = note.Warning, what+"; published as "+secrets.Redacted(f.Rule)
+	default:
+		d.Message = what + "; " + fix + ", or build with --redact"
+	}
+	return d
+}
+
+// renameFiles gives the files whose path held a secret their redacted
+// path (renamed: old → new), which the scanned file system serves them
+// by; the files stay sorted by path.
+func renameFiles(repo *source.Repo, renamed map[string]string) {
+	if len(renamed) == 0 {
+		return
+	}
+	for i, f := range repo.Files {
+		if name, ok := renamed[f.Path]; ok {
+			repo.Files[i].Path = name
+		}
+	}
+	slices.SortStableFunc(repo.Files, func(a, b source.File) int { return strings.Compare(a.Path, b.Path) })
+}
+
+// renameDiagnostics names the paths of the diagnostics made before the
+// secret scan (the source stage's: symlinks, untracked files) as the
+// build names them from then on, with any secret in them redacted.
+func renameDiagnostics(diags []note.Diagnostic, in *secrets.Input) []note.Diagnostic {
+	for i := range diags {
+		diags[i].Path = in.Name(diags[i].Path)
+	}
+	return diags
 }
 
 // unallowed are the findings that .gitleaksignore does not allow.

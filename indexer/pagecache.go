@@ -3,6 +3,7 @@ package indexer
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -30,16 +31,42 @@ import (
 //	                and SHA-256 of its bytes; replaced whole (renamed)
 //	lock            held by the build using the store
 //
-// A build appends the pages it renders to the pack as Hugo writes them,
-// and replaces the index only once its output is published. A build
-// killed on the way leaves the old index, which names only bytes written
-// before it: the next build reads what the old one kept, and the bytes
-// appended after are garbage, which compaction drops. Every page read is
-// checked against its SHA-256; one that fails is rendered again.
+// It holds only what a passing build published (SPEC §6, "Caches hold
+// only what was published"). Between builds:
+//
+//   - the index names pages of the output last published, each of which
+//     passed that build's scan for secrets; a page's key holds the
+//     scanner's, so it is served again only under the same scan;
+//   - the pack ends where the last page the index names ends, and every
+//     other byte of it is zero;
+//   - there is no other pack.
+//
+// A build appends the pages it renders past that end as Hugo writes
+// them, and when it ends:
+//
+//   - published: the index names the pages of its output; the bytes of
+//     the others (a note changed, was deleted, turned private) are
+//     zeroed, or the pack is compacted into a new one;
+//   - refused by the scan of its output: the index names the pages it
+//     reused (they passed the same scan when they were published); all
+//     else, its own new pages first, is zeroed or cut off;
+//   - failed or interrupted otherwise: the pack is cut back to where it
+//     began, the index kept.
+//
+// Bytes are zeroed and synced before the index is replaced: a build
+// killed in between leaves the old index naming zeros, which fail their
+// SHA-256 (every page read is checked) and are rendered again. A build
+// killed before it ends leaves pages past the end its index names, and
+// perhaps a pack its index does not name; opening the store cuts off the
+// first and removes the second before anything else, so what a killed
+// build left is gone once the next build starts.
 
 const (
-	pagesIndex  = "index"
-	pagesMagic  = "engram pages 1\n"
+	pagesIndex = "index"
+	// pagesMagic starts the index. Format 2 is format 1 with the
+	// invariant above (unnamed bytes are zero); an index of format 1 is
+	// not read, and its packs are removed with it.
+	pagesMagic  = "engram pages 2\n"
 	pagesLock   = "lock"
 	entryLength = sha256.Size + 8 + 8 + sha256.Size
 	// A pack is rewritten with only the pages the last build used once
@@ -72,6 +99,7 @@ type pageStore struct {
 	mu     sync.Mutex
 	old    map[site.PageKey]pageEntry // the index the build started from
 	used   map[site.PageKey]pageEntry // the next index
+	put    []pageEntry                // what this build appended
 	size   int64                      // the pack's size when opened
 	end    int64                      // where the next page is appended
 	broken error                      // a failed append: nothing more is kept
@@ -88,9 +116,10 @@ func pagesDir(opt Options) (string, error) {
 	return dir + ".pages", nil
 }
 
-// openPages opens the page store of opt.Repo for one build. A store that
-// another build is using, or that cannot be read, is not used: the build
-// renders every page (and says why in PageReuse.Err).
+// openPages opens the page store of opt.Repo for one build, first
+// clearing what a killed build left (recover). A store that another
+// build is using, or that cannot be read, is not used: the build renders
+// every page (and says why in PageReuse.Err).
 func openPages(opt Options) (*pageStore, error) {
 	dir, err := pagesDir(opt)
 	if err != nil {
@@ -107,27 +136,71 @@ func openPages(opt Options) (*pageStore, error) {
 		return nil, fmt.Errorf("the page store %s is in use by another build: every page is rendered", dir)
 	}
 	s := &pageStore{dir: dir, lock: lock, used: map[site.PageKey]pageEntry{}}
-	s.name, s.old, err = readPagesIndex(filepath.Join(dir, pagesIndex))
+	if err := s.recover(); err != nil {
+		s.close()
+		return nil, fmt.Errorf("the page store %s: %w", dir, err)
+	}
+	return s, nil
+}
+
+// recover reads the index and brings the files back to it: the pack is
+// cut off where the last page it names ends, and other packs (and index
+// files a killed rename left) are removed. An index engram cannot read
+// (another version's, damaged) is started afresh, and its pack removed:
+// the store only ever saves time.
+func (s *pageStore) recover() error {
+	var err error
+	s.name, s.old, err = readPagesIndex(filepath.Join(s.dir, pagesIndex))
 	if err != nil {
-		// An index engram cannot read (another version's, damaged) is
-		// started afresh: the store only ever saves time.
 		s.name, s.old = "", nil
+		if err := os.Remove(filepath.Join(s.dir, pagesIndex)); err != nil {
+			return err
+		}
 	}
 	if s.name == "" {
 		s.name = "pages-1.pack"
 	}
-	s.pack, err = os.OpenFile(filepath.Join(dir, s.name), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		s.close()
-		return nil, err
+	if err := removeExcept(s.dir, s.name); err != nil {
+		return err
+	}
+	if s.pack, err = os.OpenFile(filepath.Join(s.dir, s.name), os.O_CREATE|os.O_RDWR, 0o644); err != nil {
+		return err
 	}
 	st, err := s.pack.Stat()
 	if err != nil {
-		s.close()
-		return nil, err
+		return err
 	}
-	s.size, s.end = st.Size(), st.Size()
-	return s, nil
+	s.size = min(st.Size(), extent(s.old))
+	s.end = s.size
+	if st.Size() > s.size {
+		return s.cut(s.size)
+	}
+	return nil
+}
+
+// removeExcept removes the packs but keep, and the temporary files of an
+// index rename that did not happen.
+func removeExcept(dir, keep string) error {
+	packs, _ := filepath.Glob(filepath.Join(dir, "pages-*.pack"))
+	temps, _ := filepath.Glob(filepath.Join(dir, ".engram-write-*"))
+	for _, p := range append(packs, temps...) {
+		if filepath.Base(p) == keep {
+			continue
+		}
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// extent is where the last of entries ends.
+func extent(entries map[site.PageKey]pageEntry) int64 {
+	var end int64
+	for _, e := range entries {
+		end = max(end, e.off+e.n)
+	}
+	return end
 }
 
 // Get returns the page kept under k, checked against its SHA-256.
@@ -157,6 +230,7 @@ func (s *pageStore) Put(k site.PageKey, page []byte) error {
 	}
 	e := pageEntry{off: s.end, n: int64(len(page)), sum: sha256.Sum256(page)}
 	s.end += e.n
+	s.put = append(s.put, e)
 	s.mu.Unlock()
 	_, err := s.pack.WriteAt(page, e.off)
 	s.mu.Lock()
@@ -170,73 +244,175 @@ func (s *pageStore) Put(k site.PageKey, page []byte) error {
 	return nil
 }
 
-// commit makes the pages this build used the store's index, compacting
-// the pack when most of it is garbage, and closes the store.
+// commit ends the build that published its output: the pages it used
+// become the store's index, every other page's bytes are zeroed (or the
+// pack compacted), and the store is closed. A store an append failed
+// is cut back instead, as abort does.
 func (s *pageStore) commit() (PageReuse, error) {
 	defer s.close()
 	r := PageReuse{Reused: s.reused, Rendered: s.kept}
 	if s.broken != nil {
-		return r, s.broken
+		return r, errors.Join(s.broken, s.cut(s.size))
 	}
+	return r, s.keep(s.used)
+}
+
+// refuse ends the build whose output its scan for secrets refused: the
+// index keeps the pages the build reused, which passed the same scan
+// when they were published, and nothing else; the bytes of the rest,
+// this build's new pages first, are zeroed or cut off.
+func (s *pageStore) refuse() error {
+	defer s.close()
+	reused := map[site.PageKey]pageEntry{}
+	for k, e := range s.used {
+		if s.old[k] == e {
+			reused[k] = e
+		}
+	}
+	return s.keep(reused)
+}
+
+// abort ends a build that failed or was interrupted before its output
+// was scanned: the pack is cut back to where it began (the pages this
+// build appended were never scanned), and the index is kept.
+func (s *pageStore) abort() error {
+	defer s.close()
+	return s.cut(s.size)
+}
+
+// keep makes entries the store's index. The bytes of every other page
+// go first, zeroed in place or left behind in the pack that compaction
+// replaces, so that a build killed before the index is replaced leaves
+// nothing that index does not name.
+func (s *pageStore) keep(entries map[site.PageKey]pageEntry) error {
 	var live int64
-	for _, e := range s.used {
+	for _, e := range entries {
 		live += e.n
 	}
 	name := s.name
+	var err error
 	if s.end > compactAbove && s.end > 2*live {
-		var err error
-		if name, err = s.compact(); err != nil {
-			return r, err
-		}
-	} else if err := s.pack.Sync(); err != nil {
-		return r, fmt.Errorf("keep the pages: %w", err)
+		name, entries, err = s.compact(entries)
+	} else {
+		err = s.zero(entries)
 	}
-	if err := WriteFileAtomic(filepath.Join(s.dir, pagesIndex), encodePagesIndex(name, s.used), 0o644); err != nil {
-		return r, fmt.Errorf("keep the pages: %w", err)
+	if err != nil {
+		return fmt.Errorf("keep the pages: %w", err)
 	}
-	// Packs the index no longer names: an earlier compaction's, or one a
-	// killed compaction left.
-	packs, _ := filepath.Glob(filepath.Join(s.dir, "pages-*.pack"))
-	for _, p := range packs {
-		if filepath.Base(p) != name {
-			os.Remove(p)
-		}
+	if err := WriteFileAtomic(filepath.Join(s.dir, pagesIndex), encodePagesIndex(name, entries), 0o644); err != nil {
+		return fmt.Errorf("keep the pages: %w", err)
 	}
-	return r, nil
+	// The pack compaction replaced, with the pages no build names.
+	return removeExcept(s.dir, name)
 }
 
-// compact writes the pages this build used into a new pack, synced, and
-// returns its name; the index is then pointed at it.
-func (s *pageStore) compact() (string, error) {
+// zero overwrites with zeros the bytes of the pages the index names and
+// the pages this build appended, except those of entries (the next
+// index), cuts the pack off where the last of entries ends, and syncs
+// it. Bytes neither names are zero already.
+func (s *pageStore) zero(entries map[site.PageKey]pageEntry) error {
+	var dead, live []pageEntry
+	for k, e := range s.old {
+		if entries[k] != e {
+			dead = append(dead, e)
+		}
+	}
+	for _, e := range s.put {
+		dead = append(dead, e)
+	}
+	for _, e := range entries {
+		live = append(live, e)
+	}
+	end := extent(entries)
+	zeros := make([]byte, 1<<16)
+	for _, r := range without(dead, live) {
+		for off := r.off; off < min(r.off+r.n, end); {
+			n := min(int64(len(zeros)), r.off+r.n-off, end-off)
+			if _, err := s.pack.WriteAt(zeros[:n], off); err != nil {
+				return err
+			}
+			off += n
+		}
+	}
+	return s.cut(end)
+}
+
+// without is the byte ranges of dead that no range of live overlaps,
+// merged and in order. A page listed in both (a damaged index may say
+// so) is kept: live bytes are never zeroed.
+func without(dead, live []pageEntry) []pageEntry {
+	byOff := func(a, b pageEntry) int { return cmp.Compare(a.off, b.off) }
+	slices.SortFunc(dead, byOff)
+	slices.SortFunc(live, byOff)
+	var out []pageEntry
+	j := 0
+	for _, d := range dead {
+		from, to := d.off, d.off+d.n
+		for ; j < len(live) && live[j].off+live[j].n <= from; j++ {
+		}
+		for k := j; k < len(live) && live[k].off < to && from < to; k++ {
+			if live[k].off > from {
+				out = appendRange(out, from, live[k].off)
+			}
+			from = max(from, live[k].off+live[k].n)
+		}
+		if from < to {
+			out = appendRange(out, from, to)
+		}
+	}
+	return out
+}
+
+// appendRange appends [from, to) to ranges in order, merged with the last
+// when they touch.
+func appendRange(ranges []pageEntry, from, to int64) []pageEntry {
+	if n := len(ranges); n > 0 && ranges[n-1].off+ranges[n-1].n >= from {
+		last := &ranges[n-1]
+		last.n = max(last.n, to-last.off)
+		return ranges
+	}
+	return append(ranges, pageEntry{off: from, n: to - from})
+}
+
+// cut truncates the pack to size bytes and syncs it.
+func (s *pageStore) cut(size int64) error {
+	if err := s.pack.Truncate(size); err != nil {
+		return err
+	}
+	return s.pack.Sync()
+}
+
+// compact writes the pages of entries into a new pack, synced, and
+// returns its name and where each page is in it; the index is then
+// pointed at it, and the old pack removed.
+func (s *pageStore) compact(entries map[site.PageKey]pageEntry) (string, map[site.PageKey]pageEntry, error) {
 	var n int
 	fmt.Sscanf(s.name, "pages-%d.pack", &n)
 	name := fmt.Sprintf("pages-%d.pack", n+1)
 	f, err := os.Create(filepath.Join(s.dir, name))
 	if err != nil {
-		return "", fmt.Errorf("compact the pages: %w", err)
+		return "", nil, err
 	}
 	defer f.Close()
 	w := bufio.NewWriterSize(f, 1<<20)
+	moved := make(map[site.PageKey]pageEntry, len(entries))
 	var off int64
-	for _, k := range sortedKeys(s.used) {
-		e := s.used[k]
+	for _, k := range sortedKeys(entries) {
+		e := entries[k]
 		if _, err := io.Copy(w, io.NewSectionReader(s.pack, e.off, e.n)); err != nil {
-			return "", fmt.Errorf("compact the pages: %w", err)
+			return "", nil, err
 		}
-		s.used[k] = pageEntry{off: off, n: e.n, sum: e.sum}
+		moved[k] = pageEntry{off: off, n: e.n, sum: e.sum}
 		off += e.n
 	}
 	if err := w.Flush(); err != nil {
-		return "", fmt.Errorf("compact the pages: %w", err)
+		return "", nil, err
 	}
 	if err := f.Sync(); err != nil {
-		return "", fmt.Errorf("compact the pages: %w", err)
+		return "", nil, err
 	}
-	return name, nil
+	return name, moved, nil
 }
-
-// abort closes the store without changing its index.
-func (s *pageStore) abort() { s.close() }
 
 func (s *pageStore) close() {
 	if s.pack != nil {

@@ -121,3 +121,110 @@ func TestPageStoreCompacts(t *testing.T) {
 		t.Errorf("after compaction: %v", got)
 	}
 }
+
+// storeBytes is every byte of every file in the page store.
+func storeBytes(t *testing.T, opt Options) []byte {
+	t.Helper()
+	dir, _ := pagesDir(opt)
+	var all []byte
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		all = append(all, data...)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
+
+// TestPageStoreHoldsOnlyPublished: the bytes of a page are gone from the
+// store's files when a build ends without naming it, whatever the way it
+// ends (SPEC §6, "Caches hold only what was published"): a page a build
+// rendered and then was refused, failed or killed; a page the last
+// published build no longer used (its note changed, turned private, was
+// deleted). The pages that build still names are served.
+func TestPageStoreHoldsOnlyPublished(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		// end ends the second build, which reuses "a" and renders
+		// "new"; gone and served are checked after it.
+		end    func(s *pageStore)
+		gone   []string
+		served []string
+	}{
+		{"published, b not used", func(s *pageStore) { s.commit() }, []string{"<p>b</p>"}, []string{"a", "new"}},
+		{"refused by the output scan", func(s *pageStore) { s.refuse() }, []string{"<p>b</p>", "<p>new</p>"}, []string{"a"}},
+		{"failed or interrupted", func(s *pageStore) { s.abort() }, []string{"<p>new</p>"}, []string{"a", "b"}},
+		// Killed: the process dies holding the store; the next open
+		// clears what it left before anything else.
+		{"killed", func(s *pageStore) { s.close() }, []string{"<p>new</p>"}, []string{"a", "b"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opt := Options{Repo: t.TempDir(), CacheDir: t.TempDir()}
+			storeRound(t, opt, nil, map[string]string{"a": "<p>a</p>", "b": "<p>b</p>"}, false)
+			s, err := openPages(opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := s.Get(key("a")); !ok {
+				t.Fatal("a is not served")
+			}
+			if err := s.Put(key("new"), []byte("<p>new</p>")); err != nil {
+				t.Fatal(err)
+			}
+			c.end(s)
+			if c.name == "killed" {
+				// What the next build finds once it has the store.
+				next, err := openPages(opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer next.abort()
+			}
+			all := storeBytes(t, opt)
+			for _, g := range c.gone {
+				if bytes.Contains(all, []byte(g)) {
+					t.Errorf("%s is still in the store's files", g)
+				}
+			}
+			if c.name == "killed" {
+				return
+			}
+			got := storeRound(t, opt, c.served, nil, true)
+			for _, k := range c.served {
+				if got[k] != "<p>"+k+"</p>" {
+					t.Errorf("%s is not served after the build: %v", k, got)
+				}
+			}
+		})
+	}
+}
+
+// TestPageStoreClearsLeftovers: opening the store removes a pack its index
+// does not name (a killed compaction's, or an older one's), and an index
+// engram cannot read takes its pack with it.
+func TestPageStoreClearsLeftovers(t *testing.T) {
+	opt := Options{Repo: t.TempDir(), CacheDir: t.TempDir()}
+	storeRound(t, opt, nil, map[string]string{"a": "<p>a</p>"}, false)
+	dir, _ := pagesDir(opt)
+	if err := os.WriteFile(filepath.Join(dir, "pages-7.pack"), []byte("<p>stray</p>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := storeRound(t, opt, []string{"a"}, nil, true); got["a"] != "<p>a</p>" {
+		t.Fatalf("a is not served: %v", got)
+	}
+	if bytes.Contains(storeBytes(t, opt), []byte("<p>stray</p>")) {
+		t.Error("a pack the index does not name is still there")
+	}
+	if err := os.WriteFile(filepath.Join(dir, pagesIndex), []byte("engram pages 0\nsomething else"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	storeRound(t, opt, nil, nil, true)
+	if bytes.Contains(storeBytes(t, opt), []byte("<p>a</p>")) {
+		t.Error("the pack of an index engram cannot read is still there")
+	}
+}

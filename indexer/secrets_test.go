@@ -380,3 +380,68 @@ func BenchmarkSecrets10k(b *testing.B) {
 	b.ReportMetric(float64(out.Milliseconds())/float64(i), "out-ms/op")
 	b.ReportMetric(100*float64(in+out)/float64(rest), "overhead-%")
 }
+
+// TestSecretInFileName: a token in a file's or a folder's name, or in a
+// symlink's, is found and named by the path with the token redacted, in
+// every message a build or a check gives; the build refuses, and with
+// Redact publishes the note under that path, the token in no output
+// file's path or bytes (source.path, slugs, the diagnostics page).
+func TestSecretInFileName(t *testing.T) {
+	k := secretstest.Kinds(34)[0]
+	red := "[REDACTED:" + k.Rule + "]"
+	files := map[string][]byte{
+		// A note with no title is titled by its file name.
+		"notes/" + k.Secret + ".md":                 []byte("Plain [[missing-note]].\n"),
+		"episodes/" + k.Secret + "/EPISODE-2026.md": []byte("---\ntitle: EPISODE-2026-03-04-session-01\noutcome: success\ntask: T\n---\n\n## Context\n\nSee [[nowhere]].\n"),
+		"images/" + k.Secret + ".png":               []byte("not a note"),
+	}
+	repo := writeRepo(t, files)
+	if err := os.Symlink("../episodes/good.md", filepath.Join(repo, "notes", "link-"+k.Secret+".md")); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	var log bytes.Buffer
+	r, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, Log: &log, CacheDir: t.TempDir()})
+	if !errors.Is(err, indexer.ErrRefused) {
+		t.Fatalf("build: %v, want refused", err)
+	}
+	for name, text := range reportTexts(r, err, &log) {
+		if secretstest.Holds(text, k.Secret) {
+			t.Errorf("the build's %s holds the token", name)
+		}
+	}
+	for _, p := range []string{"notes/" + red + ".md", "episodes/" + red + "/EPISODE-2026.md", "images/" + red + ".png"} {
+		if d, ok := diagnostic(r.Diagnostics, p, "secret"); !ok || d.Severity != note.Error || !strings.Contains(d.Message, "in the file's path (rule "+k.Rule) {
+			t.Errorf("want an error diagnostic at %s for the token in its path, got %v", p, d)
+		}
+	}
+	l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range l.Diagnostics {
+		if secretstest.Holds([]byte(d.String()), k.Secret) {
+			t.Errorf("check prints the token: %s", d)
+		}
+	}
+
+	log.Reset()
+	r, err = indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, Log: &log, Redact: true, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatalf("build with Redact: %v", err)
+	}
+	for name, text := range reportTexts(r, nil, &log) {
+		if secretstest.Holds(text, k.Secret) {
+			t.Errorf("the redacting build's %s holds the token", name)
+		}
+	}
+	output := tree(t, out)
+	for p, data := range output {
+		if secretstest.Holds([]byte(p), k.Secret) || secretstest.Holds(data, k.Secret) {
+			t.Errorf("the output file %s holds the token in its path or bytes", p)
+		}
+	}
+	if !bytes.Contains(output["api/v1/episodes/episode-2026-03-04-session-01.json"], []byte(`"path": "episodes/`+red+`/EPISODE-2026.md"`)) {
+		t.Errorf("the episode's source.path is not its redacted path:\n%s", output["api/v1/episodes/episode-2026-03-04-session-01.json"])
+	}
+}

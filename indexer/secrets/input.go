@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,16 +21,22 @@ type Input struct {
 	// Withheld are the paths of the files whose secret could not be
 	// redacted: ScanFS's file system does not serve them.
 	Withheld map[string]bool
+	// Renamed gives, for each path that held a secret, the path with
+	// the secret redacted: the file is served under it, and every path
+	// in Found and Withheld is one (names.go).
+	Renamed map[string]string
 	// Scanner is the scanner the files were scanned with; its Output
 	// scans the build's output.
 	Scanner *Scanner
 }
 
 // ScanFS scans the files of fsys at paths (and reads IgnoreFile from its
-// root), on all cores. It returns what it found, and a file system that
-// serves the files as they were read, with every secret that is not
-// allowed redacted: what the build parses, so that no later message can
-// quote a secret. Problems in IgnoreFile are diagnostics.
+// root), on all cores: their text, and their paths. It returns what it
+// found, and a file system that serves the files as they were read,
+// with every secret that is not allowed redacted, a path holding one
+// under its redacted path (Input.Renamed): what the build parses, so that
+// no later message can quote a secret. Problems in IgnoreFile are
+// diagnostics.
 func ScanFS(ctx context.Context, fsys fs.FS, paths []string) (*Input, fs.FS, []note.Diagnostic, error) {
 	ignore, err := fs.ReadFile(fsys, IgnoreFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -39,44 +46,78 @@ func ScanFS(ctx context.Context, fsys fs.FS, paths []string) (*Input, fs.FS, []n
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	type result struct {
-		data  []byte
-		err   error
-		found []Finding
-		left  bool
-	}
-	results := make([]result, len(paths))
-	err = each(ctx, len(paths), func(i int) {
-		data, err := fs.ReadFile(fsys, paths[i])
-		if err != nil {
-			results[i].err = err
-			return
-		}
-		clean, found, left := s.Clean(paths[i], data)
-		results[i] = result{data: clean, found: found, left: len(left) > 0}
-	})
+	results := make([]scanned, len(paths))
+	err = each(ctx, len(paths), func(i int) { results[i] = s.scanFile(fsys, paths[i]) })
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	in := &Input{Scanner: s, Withheld: map[string]bool{}}
+	in := &Input{Scanner: s, Withheld: map[string]bool{}, Renamed: map[string]string{}}
 	files := make(map[string]memFile, len(paths))
 	for i, r := range results {
+		if r.name != paths[i] {
+			in.Renamed[paths[i]] = r.name
+		}
 		in.Found = append(in.Found, r.found...)
+		_, clash := files[r.name]
 		switch {
+		case clash:
+			// Two paths that are one once redacted: neither is read.
+			in.Withheld[r.name] = true
+			files[r.name] = memFile{err: errClash}
 		case r.err != nil:
-			files[paths[i]] = memFile{err: r.err}
+			files[r.name] = memFile{err: r.err}
 		case r.left:
-			in.Withheld[paths[i]] = true
-			files[paths[i]] = memFile{err: errWithheld}
+			in.Withheld[r.name] = true
+			files[r.name] = memFile{err: errWithheld}
 		default:
-			files[paths[i]] = memFile{data: r.data}
+			files[r.name] = memFile{data: r.data}
 		}
 	}
 	return in, memFS{files: files, under: fsys}, diags, nil
 }
 
-// errWithheld is why FS does not serve a file.
-var errWithheld = errors.New("withheld: a secret in it could not be redacted")
+// scanned is one file scanned: its path (redacted) and text, what was
+// found in either, and whether a secret is left in either.
+type scanned struct {
+	name  string
+	data  []byte
+	err   error
+	found []Finding
+	left  bool
+}
+
+// scanFile reads and scans one file. A finding in its text names the
+// file by its redacted path, and its fingerprint too when the path held
+// a secret (such a fingerprint cannot be allowed in IgnoreFile).
+func (s *Scanner) scanFile(fsys fs.FS, path string) scanned {
+	name, found, left := s.cleanName(path)
+	r := scanned{name: name, found: found, left: left}
+	data, err := fs.ReadFile(fsys, path)
+	if err != nil {
+		// The error of the file system names the path; its cause does not.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		r.err = err
+		return r
+	}
+	clean, inText, rest := s.Clean(path, data)
+	for _, f := range inText {
+		if name != path {
+			f.Path, f.Fingerprint = name, name+strings.TrimPrefix(f.Fingerprint, path)
+		}
+		r.found = append(r.found, f)
+	}
+	r.data, r.left = clean, r.left || len(rest) > 0
+	return r
+}
+
+// errWithheld and errClash are why FS does not serve a file.
+var (
+	errWithheld = errors.New("withheld: a secret in it could not be redacted")
+	errClash    = errors.New("withheld: its path with its secret redacted is another file's path")
+)
 
 // each calls fn(0) to fn(n-1) on all cores, and stops early when ctx is
 // done.

@@ -112,3 +112,25 @@ func readInto(buf *[]byte, path string) ([]byte, error) {
 		}
 	}
 }
+
+// ScanTexts scans texts, named by paths, with s on all cores, and
+// returns the findings that are not allowed, text by text in order: for
+// what a build keeps that is not a file of its output (the query cache).
+func (s *Scanner) ScanTexts(ctx context.Context, paths []string, texts [][]byte) ([]Finding, error) {
+	found := make([][]Finding, len(texts))
+	err := each(ctx, len(texts), func(i int) {
+		for _, f := range s.Scan(paths[i], texts[i]) {
+			if !f.Allowed {
+				found[i] = append(found[i], f)
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []Finding
+	for _, f := range found {
+		out = append(out, f...)
+	}
+	return out, nil
+}

@@ -76,3 +76,17 @@ func unique(found []Finding) []Finding {
 	}
 	return out
 }
+
+// RedactText is text, a message about the files, with each secret in it
+// that s does not let through replaced by Redacted(rule): a message may
+// quote a note as parsed, which decodes what the scan of the files read
+// as written (a YAML escape in a title). It is scanned as an output is.
+func (s *Scanner) RedactText(text string) string {
+	n := *s
+	n.output = true
+	clean, found, _ := n.Clean("", []byte(text))
+	if len(found) == 0 {
+		return text
+	}
+	return string(clean)
+}

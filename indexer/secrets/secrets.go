@@ -52,6 +52,9 @@ type Finding struct {
 	// Allowed is a finding that IgnoreFile lists (or, in a build's
 	// output, one whose secret an allowed finding of the input holds).
 	Allowed bool
+	// InName is a secret in the file's path rather than its text (see
+	// names.go); Path is then the path redacted.
+	InName bool
 	// sum identifies the secret without holding it (see digest).
 	sum [sha256.Size]byte
 }

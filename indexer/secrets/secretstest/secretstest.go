@@ -5,6 +5,7 @@
 package secretstest
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"strings"
 )
@@ -74,4 +75,22 @@ func Kinds(seed uint64) []Kind {
 		// (gitleaks issues #1094, #2089, #2279): the rule is engram's own.
 		{"url-credentials", "url-credentials", "postgres://admin:" + password + "@db.example.com:5432/app", password},
 	}
+}
+
+// Holds reports whether text holds secret in any form a build gives it:
+// as it is, lower-cased, or with other characters between its letters
+// and digits (a slug: ghp-abc… for ghp_Abc…).
+func Holds(text []byte, secret string) bool {
+	return bytes.Contains(lettersDigits(text), lettersDigits([]byte(secret)))
+}
+
+// lettersDigits is text's letters and digits, lower case.
+func lettersDigits(text []byte) []byte {
+	out := make([]byte, 0, len(text))
+	for _, c := range bytes.ToLower(text) {
+		if 'a' <= c && c <= 'z' || '0' <= c && c <= '9' {
+			out = append(out, c)
+		}
+	}
+	return out
 }

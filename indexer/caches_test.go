@@ -1,0 +1,241 @@
+package indexer_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/secrets/secretstest"
+)
+
+// SPEC §6: "Caches hold only what was published. The page store and the
+// query cache keep only what a passing build published, and are purged
+// of what later fails the scan or turns private." These tests look at
+// every byte under the cache directory.
+
+// holding lists the files under dir whose bytes hold text in any form
+// (secretstest.Holds); skip leaves out a path.
+func holding(t *testing.T, dir, text string, skip func(string) bool) []string {
+	t.Helper()
+	var where []string
+	for p, data := range tree(t, dir) {
+		if skip != nil && skip(p) {
+			continue
+		}
+		if secretstest.Holds(data, text) {
+			where = append(where, p)
+		}
+	}
+	return where
+}
+
+// queryCache leaves the page store out: the query cache alone.
+func queryCache(p string) bool { return strings.Contains(p, ".pages/") }
+
+// outputOnly is a note whose secret the input scan does not see and the
+// build's output shows: the scan of the files does not decode an HTML
+// entity in the body or a YAML escape in the title, and the page does.
+func outputOnly(secret string) map[string]string {
+	rest := secret[1:] // the secret is ghp_…: &#103; and \x67 are its g
+	return map[string]string{
+		"entity in the body":  "---\ntitle: EPISODE-2026-03-01-session-02\noutcome: success\ntask: Deploy again\n---\n\n## Context\n\nWe used &#103;" + rest + " for the deploy.\n",
+		"escape in the title": "---\ntitle: \"\\x67" + rest + "\"\noutcome: success\ntask: Deploy again\n---\n\n## Context\n\nPlain text.\n",
+	}
+}
+
+const fixedNote = "---\ntitle: EPISODE-2026-03-01-session-02\noutcome: success\ntask: Deploy again\n---\n\n## Context\n\nPlain text.\n"
+
+// TestCachesKeepNoRefusedSecret: a secret only the output's scan finds
+// refuses the build, and neither the page store nor the query cache holds
+// it then, nor after the note is fixed and built four times; a query on
+// the repository holding it refuses too, and caches nothing.
+func TestCachesKeepNoRefusedSecret(t *testing.T) {
+	k := secretstest.Kinds(29)[0]
+	if !strings.HasPrefix(k.Secret, "ghp_") {
+		t.Fatalf("kind %s: want a GitHub token", k.Name)
+	}
+	for name, data := range outputOnly(k.Secret) {
+		t.Run(name, func(t *testing.T) {
+			repo := writeRepo(t, map[string][]byte{"episodes/leak.md": []byte(data)})
+			cache, out := t.TempDir(), filepath.Join(t.TempDir(), "public")
+			opt := indexer.Options{Repo: repo, Out: out, CacheDir: cache}
+			_, _, err := indexer.Snapshot(context.Background(), opt, indexer.PartEpisodes|indexer.PartSearch)
+			if !errors.Is(err, indexer.ErrRefused) {
+				t.Errorf("a query: %v, want refused", err)
+			} else if secretstest.Holds([]byte(err.Error()), k.Secret) {
+				t.Errorf("the query's error holds the secret: %v", err)
+			}
+			if where := holding(t, cache, k.Secret, nil); len(where) > 0 {
+				t.Errorf("after the query, the cache holds the secret in %v", where)
+			}
+			var log bytes.Buffer
+			opt.Log = &log
+			r, err := indexer.Build(context.Background(), opt)
+			if !errors.Is(err, indexer.ErrRefused) {
+				t.Fatalf("build: %v, want refused", err)
+			}
+			for what, text := range reportTexts(r, err, &log) {
+				if secretstest.Holds(text, k.Secret) {
+					t.Errorf("the build's %s holds the secret", what)
+				}
+			}
+			if where := holding(t, cache, k.Secret, nil); len(where) > 0 {
+				t.Errorf("after the refused build, the cache holds the secret in %v", where)
+			}
+			if err := os.WriteFile(filepath.Join(repo, "episodes", "leak.md"), []byte(fixedNote), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for i := range 4 {
+				if _, err := indexer.Build(context.Background(), opt); err != nil {
+					t.Fatalf("build %d after the fix: %v", i+1, err)
+				}
+				if where := holding(t, cache, k.Secret, nil); len(where) > 0 {
+					t.Errorf("after build %d of the fixed note, the cache holds the secret in %v", i+1, where)
+				}
+			}
+		})
+	}
+}
+
+// privateMark is a word only the note that turns private holds, in its
+// task (which the query cache keeps) and its page.
+const privateMark = "Quokkazebrine"
+
+func markedNote(private bool) string {
+	fm := "---\ntitle: EPISODE-2026-03-02-session-01\noutcome: success\ntask: Feed the " + privateMark + "\n"
+	if private {
+		fm += "private: true\n"
+	}
+	return fm + "---\n\n## Context\n\nThe " + privateMark + " was fed.\n"
+}
+
+// TestCachesForgetPrivateNote: a note turned private is gone from every
+// byte of the caches once a build publishes without it, and from the
+// query cache once a query reads the repository again.
+func TestCachesForgetPrivateNote(t *testing.T) {
+	for _, by := range []string{"build", "query"} {
+		t.Run(by, func(t *testing.T) {
+			repo := writeRepo(t, map[string][]byte{"episodes/marked.md": []byte(markedNote(false))})
+			cache := t.TempDir()
+			opt := indexer.Options{Repo: repo, Out: filepath.Join(t.TempDir(), "public"), CacheDir: cache}
+			// refresh builds, or queries, and returns how many search
+			// results the mark has (a query's own index; 0 for a build).
+			refresh := func() int {
+				t.Helper()
+				if by == "build" {
+					if _, err := indexer.Build(context.Background(), opt); err != nil {
+						t.Fatal(err)
+					}
+					return 0
+				}
+				snap, _, err := indexer.Snapshot(context.Background(), opt, indexer.PartEpisodes|indexer.PartSearch)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer snap.Close()
+				hits, err := snap.Search(privateMark, "", 10, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return len(hits)
+			}
+			refresh()
+			if len(holding(t, cache, privateMark, nil)) == 0 {
+				t.Fatalf("the %s cached nothing of the note: the test would see nothing", by)
+			}
+			if err := os.WriteFile(filepath.Join(repo, "episodes", "marked.md"), []byte(markedNote(true)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if n := refresh(); n > 0 {
+				t.Errorf("a search finds the note turned private (%d results)", n)
+			}
+			if where := holding(t, cache, privateMark, nil); len(where) > 0 {
+				t.Errorf("the note turned private is still in %v", where)
+			}
+		})
+	}
+}
+
+// TestRefusalDropsQueryCache: a build refused (here for a secret in
+// another note) leaves no query cache to answer from, so a note turned
+// private in the same change is not answered either; a query then
+// refuses as the build did.
+func TestRefusalDropsQueryCache(t *testing.T) {
+	repo := writeRepo(t, map[string][]byte{"episodes/marked.md": []byte(markedNote(false))})
+	cache := t.TempDir()
+	opt := indexer.Options{Repo: repo, Out: filepath.Join(t.TempDir(), "public"), CacheDir: cache}
+	if _, err := indexer.Build(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	if len(holding(t, cache, privateMark, queryCache)) == 0 {
+		t.Fatal("the query cache holds nothing of the note: the test would see nothing")
+	}
+	c := newSecretCase(secretstest.Kinds(30)[0], "body")
+	for p, data := range map[string]string{"episodes/marked.md": markedNote(true), c.path: string(c.data)} {
+		if err := os.WriteFile(filepath.Join(repo, filepath.FromSlash(p)), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := indexer.Build(context.Background(), opt); !errors.Is(err, indexer.ErrRefused) {
+		t.Fatalf("build: %v, want refused", err)
+	}
+	if where := holding(t, cache, privateMark, queryCache); len(where) > 0 {
+		t.Errorf("after the refused build, the query cache still holds the note turned private in %v", where)
+	}
+	if _, _, err := indexer.Snapshot(context.Background(), opt, indexer.PartEpisodes); !errors.Is(err, indexer.ErrRefused) {
+		t.Errorf("a query: %v, want refused as the build is", err)
+	}
+	if where := holding(t, cache, privateMark, queryCache); len(where) > 0 {
+		t.Errorf("after the refused query, the query cache holds the note turned private in %v", where)
+	}
+}
+
+// TestMessagesHoldNoDecodedSecret: a secret escaped in front matter (the
+// scan of the files reads it as written, parsing decodes it) is in no
+// diagnostic and no error a load or a build gives: each is redacted.
+func TestMessagesHoldNoDecodedSecret(t *testing.T) {
+	k := secretstest.Kinds(37)[0]
+	esc := `"\x67` + k.Secret[1:] + `"`
+	for name, files := range map[string]map[string][]byte{
+		"a title twice": {
+			"episodes/a.md": []byte("---\ntitle: " + esc + "\noutcome: success\ntask: A\n---\n\nText.\n"),
+			"episodes/b.md": []byte("---\ntitle: " + esc + "\noutcome: success\ntask: B\n---\n\nText.\n"),
+		},
+		"links in front matter": {
+			"episodes/c.md": []byte("---\ntitle: EPISODE-2026-03-05-session-01\noutcome: success\ntask: C\nconcepts: [" + esc + "]\nsource_thread: " + esc + "\n---\n\nText.\n"),
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			repo := writeRepo(t, files)
+			var texts []string
+			l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo})
+			if err != nil {
+				texts = append(texts, err.Error())
+			} else {
+				for _, d := range l.Diagnostics {
+					texts = append(texts, d.String())
+				}
+			}
+			var log bytes.Buffer
+			r, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: filepath.Join(t.TempDir(), "public"), CacheDir: t.TempDir(), Log: &log})
+			for what, text := range reportTexts(r, err, &log) {
+				texts = append(texts, what+": "+string(text))
+			}
+			redacted := false
+			for _, text := range texts {
+				if secretstest.Holds([]byte(text), k.Secret) {
+					t.Errorf("a message holds the secret: %s", text)
+				}
+				redacted = redacted || strings.Contains(text, "[REDACTED:"+k.Rule+"]")
+			}
+			if !redacted {
+				t.Errorf("no message names the value redacted; the test sees nothing:\n%s", strings.Join(texts, "\n"))
+			}
+		})
+	}
+}
