@@ -16,6 +16,10 @@ import (
 	"github.com/engramhq/engram/indexer/source"
 )
 
+// scaffoldGitignore is the .gitignore init writes where there is none.
+const scaffoldGitignore = "# The output of engram build --out public: built on every push, never committed.\npublic/\n" +
+	"# engram's page store on Netlify (ENGRAM_CACHE_DIR in netlify.toml): kept between builds by the cache plugin, never committed.\n.engram-cache/\n"
+
 // cmdInit is `engram init [DIR]`: a new memory repository that builds
 // and deploys as it is (SPEC §5).
 func cmdInit(ctx context.Context, args []string, stdout, _ io.Writer) error {
@@ -37,10 +41,11 @@ func cmdInit(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("init: %w", err)
 	}
-	// The build's output stays out of git: a .gitignore that says so,
-	// unless the repository has one (which init leaves as it is).
+	// The build's output and the page store netlify.toml keeps in the
+	// checkout stay out of git: a .gitignore that says so, unless the
+	// repository has one (which init leaves as it is).
 	if _, err := os.Stat(filepath.Join(dir, ".gitignore")); errors.Is(err, fs.ErrNotExist) {
-		files = append(files, indexer.File{Path: ".gitignore", Data: []byte("# The output of engram build --out public: built on every push, never committed.\npublic/\n")})
+		files = append(files, indexer.File{Path: ".gitignore", Data: []byte(scaffoldGitignore)})
 	}
 	if ex := indexer.Existing(dir, files); len(ex) > 0 && !*force {
 		return fmt.Errorf("init: %s already exist in %s; nothing was written (--force replaces them)", strings.Join(ex, ", "), dir)

@@ -222,6 +222,10 @@ type netlifyConfig struct {
 		Publish     string
 		Environment map[string]string
 	}
+	Plugins []struct {
+		Package string
+		Inputs  struct{ Paths []string }
+	}
 }
 
 type workflow struct {
@@ -306,6 +310,38 @@ func TestInitWorkflowSteps(t *testing.T) {
 	checkPublished(t, public, "https://memory.example.netlify.app/")
 	if _, err := os.Stat(filepath.Join(public, "_headers")); err != nil {
 		t.Errorf("no _headers for Netlify: %v", err)
+	}
+	checkNetlifyCache(t, repo, nf)
+}
+
+// checkNetlifyCache: netlify.toml keeps engram's page store between
+// builds (issue 30): ENGRAM_CACHE_DIR is a folder of the checkout that
+// netlify-plugin-cache saves, the build put its store there, and git
+// ignores it, so the build reads nothing of it and warns of nothing.
+func checkNetlifyCache(t *testing.T, repo string, nf netlifyConfig) {
+	t.Helper()
+	dir := nf.Build.Environment[cacheEnv]
+	if dir == "" || filepath.IsAbs(dir) {
+		t.Fatalf("netlify.toml sets %s to %q: want a folder of the checkout", cacheEnv, dir)
+	}
+	saved := false
+	for _, p := range nf.Plugins {
+		saved = saved || p.Package == "netlify-plugin-cache" && slices.Contains(p.Inputs.Paths, dir)
+	}
+	if !saved {
+		t.Errorf("netlify.toml has no netlify-plugin-cache saving %s: %+v", dir, nf.Plugins)
+	}
+	if stores, _ := filepath.Glob(filepath.Join(repo, dir, "*.pages")); len(stores) != 1 {
+		t.Errorf("the Netlify build left page stores %v in %s, want one", stores, dir)
+	}
+	_, diags, err := source.Open(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range diags {
+		if strings.HasPrefix(d.Path, dir) && d.Severity != note.Info {
+			t.Errorf("the page store's folder is reported: %s", d)
+		}
 	}
 }
 
@@ -416,7 +452,13 @@ func runNetlifyBuild(t *testing.T, repo, bin, siteURL string) string {
 	if !ok {
 		t.Fatalf("netlify.toml's command is not install && build: %q", nf.Build.Command)
 	}
-	runStep(t, repo, bin, "netlify build", build, []string{"URL=" + siteURL, "GOPATH=" + filepath.Dir(bin)})
+	env := []string{"URL=" + siteURL, "GOPATH=" + filepath.Dir(bin)}
+	for k, v := range nf.Build.Environment {
+		if k != "GO_VERSION" { // Netlify's, to install Go
+			env = append(env, k+"="+v)
+		}
+	}
+	runStep(t, repo, bin, "netlify build", build, env)
 	return filepath.Join(repo, nf.Build.Publish)
 }
 
