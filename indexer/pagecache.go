@@ -82,6 +82,12 @@ type PageReuse struct {
 	// Err is why the store could not be used or updated; the build
 	// itself is good.
 	Err error
+	// Reset is why the store was started afresh: its index was damaged,
+	// cut short, or written by another engram (another format). Damaged
+	// counts the pages the index named whose bytes failed their SHA-256
+	// and were rendered again. Neither is ever served; both are said.
+	Reset   error
+	Damaged int
 }
 
 type pageEntry struct {
@@ -103,8 +109,10 @@ type pageStore struct {
 	size   int64                      // the pack's size when opened
 	end    int64                      // where the next page is appended
 	broken error                      // a failed append: nothing more is kept
+	reset  error                      // why the index was not read
 	reused int
 	kept   int
+	damage int // pages whose bytes failed their SHA-256
 }
 
 // pagesDir is the page store of the repository opt.Repo.
@@ -152,6 +160,7 @@ func (s *pageStore) recover() error {
 	var err error
 	s.name, s.old, err = readPagesIndex(filepath.Join(s.dir, pagesIndex))
 	if err != nil {
+		s.reset = err
 		s.name, s.old = "", nil
 		if err := os.Remove(filepath.Join(s.dir, pagesIndex)); err != nil {
 			return err
@@ -206,11 +215,19 @@ func extent(entries map[site.PageKey]pageEntry) int64 {
 // Get returns the page kept under k, checked against its SHA-256.
 func (s *pageStore) Get(k site.PageKey) ([]byte, bool) {
 	e, ok := s.old[k] // read only after openPages
-	if !ok || e.off+e.n > s.size {
+	if !ok {
 		return nil, false
 	}
 	page := make([]byte, e.n)
-	if _, err := s.pack.ReadAt(page, e.off); err != nil || sha256.Sum256(page) != e.sum {
+	if e.off+e.n > s.size {
+		page = nil // the pack was cut short
+	} else if _, err := s.pack.ReadAt(page, e.off); err != nil || sha256.Sum256(page) != e.sum {
+		page = nil
+	}
+	if page == nil {
+		s.mu.Lock()
+		s.damage++
+		s.mu.Unlock()
 		return nil, false
 	}
 	s.mu.Lock()
@@ -250,7 +267,7 @@ func (s *pageStore) Put(k site.PageKey, page []byte) error {
 // is cut back instead, as abort does.
 func (s *pageStore) commit() (PageReuse, error) {
 	defer s.close()
-	r := PageReuse{Reused: s.reused, Rendered: s.kept}
+	r := PageReuse{Reused: s.reused, Rendered: s.kept, Reset: s.reset, Damaged: s.damage}
 	if s.broken != nil {
 		return r, errors.Join(s.broken, s.cut(s.size))
 	}

@@ -228,3 +228,83 @@ func TestPageStoreClearsLeftovers(t *testing.T) {
 		t.Error("the pack of an index engram cannot read is still there")
 	}
 }
+
+// TestPageStoreSaysWhy: a store that cannot be trusted is never served
+// from, and the build is told why (issue 30): an index that is damaged,
+// cut short or of another engram is a Reset, and pages whose bytes fail
+// their SHA-256 (flipped, or the pack cut short) are counted as Damaged.
+func TestPageStoreSaysWhy(t *testing.T) {
+	open := func(t *testing.T, opt Options, get ...string) (PageReuse, map[string]string) {
+		t.Helper()
+		s, err := openPages(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := map[string]string{}
+		for _, k := range get {
+			if page, ok := s.Get(key(k)); ok {
+				found[k] = string(page)
+			}
+		}
+		r, err := s.commit()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, found
+	}
+	fresh := func(t *testing.T) (Options, string) {
+		opt := Options{Repo: t.TempDir(), CacheDir: t.TempDir()}
+		storeRound(t, opt, nil, map[string]string{"a": "page A", "b": "page B"}, false)
+		dir, _ := pagesDir(opt)
+		return opt, dir
+	}
+	t.Run("a good store", func(t *testing.T) {
+		opt, _ := fresh(t)
+		r, found := open(t, opt, "a", "b")
+		if r.Reset != nil || r.Damaged != 0 || len(found) != 2 {
+			t.Errorf("reset %v, damaged %d, found %v", r.Reset, r.Damaged, found)
+		}
+	})
+	for name, index := range map[string]string{
+		"another engram's index": "engram pages 1\npages-1.pack\n",
+		"a foreign file":         "{\"not\": \"an index\"}",
+		"an index cut short":     pagesMagic + "pages-1.pack\n" + strings.Repeat("x", entryLength-1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			opt, dir := fresh(t)
+			if err := os.WriteFile(filepath.Join(dir, pagesIndex), []byte(index), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r, found := open(t, opt, "a", "b")
+			if r.Reset == nil || len(found) != 0 {
+				t.Errorf("reset %v, found %v", r.Reset, found)
+			}
+		})
+	}
+	t.Run("a flipped byte", func(t *testing.T) {
+		opt, dir := fresh(t)
+		pack := filepath.Join(dir, "pages-1.pack")
+		data, err := os.ReadFile(pack)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[bytes.Index(data, []byte("page B"))] ^= 1
+		if err := os.WriteFile(pack, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, found := open(t, opt, "a", "b")
+		if r.Reset != nil || r.Damaged != 1 || found["a"] != "page A" || found["b"] != "" {
+			t.Errorf("reset %v, damaged %d, found %v", r.Reset, r.Damaged, found)
+		}
+	})
+	t.Run("a pack cut short", func(t *testing.T) {
+		opt, dir := fresh(t)
+		if err := os.Truncate(filepath.Join(dir, "pages-1.pack"), 3); err != nil {
+			t.Fatal(err)
+		}
+		r, found := open(t, opt, "a", "b")
+		if r.Damaged != 2 || len(found) != 0 {
+			t.Errorf("damaged %d, found %v", r.Damaged, found)
+		}
+	})
+}

@@ -74,6 +74,12 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if r.Pages.Err != nil {
 		fmt.Fprintf(stderr, "engram: warning: %v; the next build renders these pages again\n", r.Pages.Err)
 	}
+	if r.Pages.Reset != nil {
+		fmt.Fprintf(stderr, "engram: warning: the page store was not read (%v): it was started afresh, and every page rendered\n", r.Pages.Reset)
+	}
+	if r.Pages.Damaged > 0 {
+		fmt.Fprintf(stderr, "engram: warning: %d pages in the page store were damaged (their bytes failed their SHA-256): they were rendered again\n", r.Pages.Damaged)
+	}
 	if *strict && note.CountErrors(r.Diagnostics) > 0 {
 		fmt.Fprintf(stderr, "engram: %d error diagnostics; failing because of --strict\n", note.CountErrors(r.Diagnostics))
 		return errStrict
