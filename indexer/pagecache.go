@@ -51,7 +51,9 @@ import (
 //     reused (they passed the same scan when they were published); all
 //     else, its own new pages first, is zeroed or cut off;
 //   - failed or interrupted otherwise: the pack is cut back to where it
-//     began, the index kept.
+//     began, the index kept;
+//   - published, but an append failed (a full disk): as when refused,
+//     the index names only the pages it reused.
 //
 // Bytes are zeroed and synced before the index is replaced: a build
 // killed in between leaves the old index naming zeros, which fail their
@@ -264,14 +266,31 @@ func (s *pageStore) Put(k site.PageKey, page []byte) error {
 // commit ends the build that published its output: the pages it used
 // become the store's index, every other page's bytes are zeroed (or the
 // pack compacted), and the store is closed. A store an append failed
-// is cut back instead, as abort does.
+// (a full disk) keeps only the pages this build reused, as refuse does:
+// they are of the output just published, and the pages of the one
+// before that it did not use (a note turned private) go. Zeroing and
+// cutting never grow a file, so a full disk does not stop them; if the
+// index cannot be replaced, the old one names zeros, which fail their
+// SHA-256.
 func (s *pageStore) commit() (PageReuse, error) {
 	defer s.close()
 	r := PageReuse{Reused: s.reused, Rendered: s.kept, Reset: s.reset, Damaged: s.damage}
 	if s.broken != nil {
-		return r, errors.Join(s.broken, s.cut(s.size))
+		return r, errors.Join(s.broken, s.keep(s.reusedEntries()))
 	}
 	return r, s.keep(s.used)
+}
+
+// reusedEntries are the pages this build took from the store, as the
+// index it started from names them.
+func (s *pageStore) reusedEntries() map[site.PageKey]pageEntry {
+	reused := map[site.PageKey]pageEntry{}
+	for k, e := range s.used {
+		if s.old[k] == e {
+			reused[k] = e
+		}
+	}
+	return reused
 }
 
 // refuse ends the build whose output its scan for secrets refused: the
@@ -280,13 +299,7 @@ func (s *pageStore) commit() (PageReuse, error) {
 // this build's new pages first, are zeroed or cut off.
 func (s *pageStore) refuse() error {
 	defer s.close()
-	reused := map[site.PageKey]pageEntry{}
-	for k, e := range s.used {
-		if s.old[k] == e {
-			reused[k] = e
-		}
-	}
-	return s.keep(reused)
+	return s.keep(s.reusedEntries())
 }
 
 // abort ends a build that failed or was interrupted before its output

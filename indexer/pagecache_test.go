@@ -3,6 +3,7 @@ package indexer
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -307,4 +308,36 @@ func TestPageStoreSaysWhy(t *testing.T) {
 			t.Errorf("damaged %d, found %v", r.Damaged, found)
 		}
 	})
+}
+
+// TestPageStoreFullDisk: when the pack cannot grow (a full disk), the
+// published build keeps in the store only the pages it reused; a page of
+// the build before that it did not use (a note since turned private) is
+// gone from the index and from the pack's bytes, and the store still
+// serves the pages it kept.
+func TestPageStoreFullDisk(t *testing.T) {
+	opt := Options{Repo: t.TempDir(), CacheDir: t.TempDir()}
+	storeRound(t, opt, nil, map[string]string{"a": "page A", "p": "page P, now private"}, false)
+	s, err := openPages(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.Get(key("a")); !ok {
+		t.Fatal("page a is not in the store")
+	}
+	s.broken = errors.New("write pages-1.pack: no space left on device")
+	if _, err := s.commit(); err == nil || !strings.Contains(err.Error(), "no space left") {
+		t.Errorf("commit after a failed append: %v", err)
+	}
+	if found := storeRound(t, opt, []string{"a", "p"}, nil, false); found["a"] != "page A" || found["p"] != "" {
+		t.Errorf("after the full disk the store serves %v, want page a only", found)
+	}
+	dir, _ := pagesDir(opt)
+	data, err := os.ReadFile(filepath.Join(dir, "pages-1.pack"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(data, []byte("private")) {
+		t.Errorf("the pack still holds the page no build kept: %q", data)
+	}
 }
