@@ -197,7 +197,7 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 			return err
 		}
 		clock.start("secrets-out")
-		return scanOutput(ctx, outScan, dir, done.Reused)
+		return scanOutput(ctx, outScan, dir, done.Reused, store)
 	})
 	if store != nil {
 		var perr error
@@ -262,14 +262,21 @@ func refuseSecrets(opt Options, sec *secrets.Input) error {
 // did not let through refuses the build (SPEC §6). The secrets
 // .gitleaksignore allows are let through here too. The pages reused from
 // the page store, which the same scan passed, are not scanned again.
-func scanOutput(ctx context.Context, scan *secrets.Scanner, dir string, reused []string) error {
+func scanOutput(ctx context.Context, scan *secrets.Scanner, dir string, reused []string, store *pageStore) error {
 	skip := make(map[string]bool, len(reused))
 	for _, p := range reused {
 		skip[p] = true
 	}
-	found, err := scan.ScanDir(ctx, dir, skip)
+	var known map[secrets.Sum]bool
+	if store != nil {
+		known = store.knownScanned(scan.Key())
+	}
+	found, sums, err := scan.ScanDirKnown(ctx, dir, skip, known)
 	if err != nil {
 		return fmt.Errorf("scan the output for secrets: %w", err)
+	}
+	if len(found) == 0 && store != nil {
+		store.passScanned(scan.Key(), sums, known)
 	}
 	if len(found) == 0 {
 		return nil

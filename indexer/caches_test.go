@@ -239,3 +239,47 @@ func TestMessagesHoldNoDecodedSecret(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputScanKnown: the scan of a build's output leaves out the files
+// whose bytes passed it in the output last published (issue 30: per-note
+// work once per note content), and never a file whose bytes changed: a
+// secret only the output's scan finds, edited into a note after a
+// passing build, still refuses the build.
+func TestOutputScanKnown(t *testing.T) {
+	k := secretstest.Kinds(29)[0]
+	repo := writeRepo(t, map[string][]byte{"episodes/leak.md": []byte(fixedNote)})
+	cache := t.TempDir()
+	opt := indexer.Options{Repo: repo, Out: filepath.Join(t.TempDir(), "public"), CacheDir: cache}
+	build := func(what string) (*indexer.Report, error) {
+		t.Helper()
+		r, err := indexer.Build(context.Background(), opt)
+		if r != nil && r.Pages.Err != nil {
+			t.Fatalf("%s: the page store: %v", what, r.Pages.Err)
+		}
+		return r, err
+	}
+	r, err := build("the first build")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Pages.ScanKnown != 0 {
+		t.Errorf("the first build knew %d files", r.Pages.ScanKnown)
+	}
+	if r, err = build("the same build again"); err != nil {
+		t.Fatal(err)
+	}
+	if r.Pages.ScanKnown == 0 {
+		t.Error("the same build again scanned every file: none was known")
+	}
+	for name, data := range outputOnly(k.Secret) {
+		if err := os.WriteFile(filepath.Join(repo, "episodes", "leak.md"), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := build(name); !errors.Is(err, indexer.ErrRefused) {
+			t.Errorf("%s after a passing build: %v, want refused", name, err)
+		}
+		if where := holding(t, cache, k.Secret, nil); len(where) > 0 {
+			t.Errorf("%s: the cache holds the secret in %v", name, where)
+		}
+	}
+}

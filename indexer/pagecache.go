@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/engramhq/engram/indexer/secrets"
 	"github.com/engramhq/engram/site"
 )
 
@@ -90,6 +91,10 @@ type PageReuse struct {
 	// and were rendered again. Neither is ever served; both are said.
 	Reset   error
 	Damaged int
+	// ScanKnown is how many of the output's other files the scan for
+	// secrets left out: the same bytes passed the same scan in the
+	// output last published (scanned.go).
+	ScanKnown int
 }
 
 type pageEntry struct {
@@ -115,6 +120,12 @@ type pageStore struct {
 	reused int
 	kept   int
 	damage int // pages whose bytes failed their SHA-256
+
+	scanKey secrets.Sum   // the output scanner's key (scanned.go)
+	scanned []secrets.Sum // the sums of the files of this build's output
+	// scanKnown counts the files the output's scan left out: their bytes
+	// passed it in the output last published.
+	scanKnown int
 }
 
 // pagesDir is the page store of the repository opt.Repo.
@@ -274,11 +285,11 @@ func (s *pageStore) Put(k site.PageKey, page []byte) error {
 // SHA-256.
 func (s *pageStore) commit() (PageReuse, error) {
 	defer s.close()
-	r := PageReuse{Reused: s.reused, Rendered: s.kept, Reset: s.reset, Damaged: s.damage}
+	r := PageReuse{Reused: s.reused, Rendered: s.kept, Reset: s.reset, Damaged: s.damage, ScanKnown: s.scanKnown}
 	if s.broken != nil {
-		return r, errors.Join(s.broken, s.keep(s.reusedEntries()))
+		return r, errors.Join(s.broken, s.keep(s.reusedEntries()), s.writeScanned())
 	}
-	return r, s.keep(s.used)
+	return r, errors.Join(s.keep(s.used), s.writeScanned())
 }
 
 // reusedEntries are the pages this build took from the store, as the

@@ -159,6 +159,9 @@ func printSummary(w io.Writer, r *indexer.Report, total time.Duration) {
 	if p := r.Pages; p.Reused+p.Rendered > 0 {
 		fmt.Fprintf(w, "  %-14s %6d reused from earlier builds, %d rendered\n", "pages", p.Reused, p.Rendered)
 	}
+	if n := r.Pages.ScanKnown; n > 0 {
+		fmt.Fprintf(w, "  %-14s %6d other files the same bytes as in the last output, not scanned again\n", "secrets-out", n)
+	}
 	fmt.Fprintf(w, "Total in %d ms\n\n", total.Milliseconds())
 	switch b := r.BaseURL; {
 	case b.URL == "":

@@ -19,6 +19,20 @@ import (
 // the caller knows a scanner with the same Key found nothing in these
 // very bytes at these paths.
 func (s *Scanner) ScanDir(ctx context.Context, dir string, scanned map[string]bool) ([]Finding, error) {
+	found, _, err := s.ScanDirKnown(ctx, dir, scanned, nil)
+	return found, err
+}
+
+// Sum is the SHA-256 of a file's bytes.
+type Sum = [sha256.Size]byte
+
+// ScanDirKnown is ScanDir that also leaves out every file whose bytes'
+// SHA-256 is in known: the caller knows a scanner with the same Key
+// found nothing in those bytes (a file of an earlier output that
+// passed; the scan of an output reads only its bytes, never its path).
+// It returns the SHA-256 of every file it read, so that the caller can
+// know them next time once the output has passed.
+func (s *Scanner) ScanDirKnown(ctx context.Context, dir string, scanned map[string]bool, known map[Sum]bool) ([]Finding, []Sum, error) {
 	var paths []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -32,10 +46,11 @@ func (s *Scanner) ScanDir(ctx context.Context, dir string, scanned map[string]bo
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var mu sync.Mutex
 	seen := map[[sha256.Size]byte]bool{}
+	sums := make([]Sum, len(paths))
 	found := make([][]Finding, len(paths))
 	errs := make([]error, len(paths))
 	// Files are read into reused buffers: a Finding keeps nothing of the
@@ -50,11 +65,12 @@ func (s *Scanner) ScanDir(ctx context.Context, dir string, scanned map[string]bo
 			return
 		}
 		sum := sha256.Sum256(data)
+		sums[i] = sum
 		mu.Lock()
 		dup := seen[sum]
 		seen[sum] = true
 		mu.Unlock()
-		if dup {
+		if dup || known[sum] {
 			return
 		}
 		rel, err := filepath.Rel(dir, paths[i])
@@ -69,17 +85,17 @@ func (s *Scanner) ScanDir(ctx context.Context, dir string, scanned map[string]bo
 		}
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []Finding
 	for i := range paths {
 		if errs[i] != nil {
-			return nil, errs[i]
+			return nil, nil, errs[i]
 		}
 		out = append(out, found[i]...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, nil
+	return out, sums, nil
 }
 
 // readInto reads a file into *buf, grown as needed.
