@@ -258,3 +258,75 @@ func (e *editor) write(p string, data []byte) {
 		e.t.Fatal(err)
 	}
 }
+
+// perNoteFile matches the files of one note: its page and its API file
+// (a workflow's too). Everything else is a list or an aggregate, which
+// may change with the reference time.
+var perNoteFile = regexp.MustCompile(`^(?:(?:episodes|patterns|notes|workflows)/[^/]+/index\.html|api/v1/(?:episodes|patterns|notes|workflows)/[^/]+\.json)$`)
+
+// TestPerNoteFilesIgnoreTheClock: a build whose reference time alone
+// moves, by --now or by a new commit that changes no file, writes every
+// note's page and API file byte for byte as the build before, and takes
+// every note's page from the page store (issue 30, decision 3): ages,
+// decayed scores and staleness live in the list files and list pages.
+func TestPerNoteFilesIgnoreTheClock(t *testing.T) {
+	repo := t.TempDir()
+	corpus := gen.Generate(gen.Options{Episodes: 30, Patterns: 8, Antipatterns: 2, BadNotes: 2})
+	if err := source.WriteRepo(repo, corpus.Commits); err != nil {
+		t.Fatal(err)
+	}
+	last := corpus.Commits[len(corpus.Commits)-1].When
+	cache, out := t.TempDir(), filepath.Join(t.TempDir(), "public")
+	build := func(now *time.Time) (map[string][]byte, indexer.PageReuse) {
+		t.Helper()
+		r, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, CacheDir: cache, Force: true, Now: now})
+		if err != nil {
+			t.Fatalf("build: %v", err)
+		}
+		if r.Pages.Err != nil {
+			t.Fatalf("build: the page store: %v", r.Pages.Err)
+		}
+		return tree(t, out), r.Pages
+	}
+	before, _ := build(nil)
+	for _, tc := range []struct {
+		name string
+		move func() *time.Time
+	}{
+		{"--now 30 days later", func() *time.Time { now := last.Add(30 * 24 * time.Hour); return &now }},
+		{"an empty commit 60 days later", func() *time.Time {
+			if err := source.WriteRepo(repo, []source.Commit{{When: last.Add(60 * 24 * time.Hour), Message: "nothing but time"}}); err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			after, reuse := build(tc.move())
+			if bytes.Equal(before["api/v1/episodes.json"], after["api/v1/episodes.json"]) {
+				t.Fatal("episodes.json did not change: the reference time did not move, and the test tests nothing")
+			}
+			perNote := 0
+			for p, want := range before {
+				if !perNoteFile.MatchString(p) {
+					continue
+				}
+				if strings.HasSuffix(p, ".html") {
+					perNote++
+				}
+				if got, ok := after[p]; !ok {
+					t.Errorf("%s is gone", p)
+				} else if d := treeDiff(map[string][]byte{p: want}, map[string][]byte{p: got}); d != "" {
+					t.Errorf("the clock moved a note's file: %s", d)
+				}
+			}
+			if perNote == 0 {
+				t.Fatal("no note's page in the output: the test tests nothing")
+			}
+			if reuse.Reused < perNote {
+				t.Errorf("the page store gave %d pages and %d were rendered: want at least the %d notes' pages given", reuse.Reused, reuse.Rendered, perNote)
+			}
+			before = after
+		})
+	}
+}
