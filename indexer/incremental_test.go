@@ -23,12 +23,13 @@ import (
 
 // TestIncrementalEqualsFull applies 50 random edits to a repository one
 // by one: add, change, delete and rename notes (episodes and patterns,
-// a pattern cited by many episodes among them), change engram.toml, and
-// commit a change of dates alone. After each, a build that reuses the
+// a pattern cited by many episodes among them), change engram.toml,
+// commit a change of dates alone, and commit nothing at all (only the
+// reference time moves). After each, a build that reuses the
 // earlier builds' pages (the same output and page store) must write the
 // same bytes, file for file, as a full build into a fresh output with an
-// empty store. Edits are staged (a build publishes staged notes), and
-// every seventh is committed.
+// empty store. Edits are staged (a build publishes staged notes); the
+// two kinds that move the reference time are commits.
 func TestIncrementalEqualsFull(t *testing.T) {
 	if testing.Short() {
 		t.Skip("101 builds of a 120-note repository")
@@ -73,7 +74,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	if reused == 0 {
 		t.Error("no build reused a page: the comparison tested nothing")
 	}
-	for _, k := range []string{"add", "change", "delete", "rename", "engram.toml", "commit", "pattern"} {
+	for _, k := range []string{"add", "change", "delete", "rename", "engram.toml", "commit", "clock", "pattern"} {
 		if kinds[k] == 0 {
 			t.Errorf("no edit of kind %s among the 50", k)
 		}
@@ -128,10 +129,10 @@ var titleLine = regexp.MustCompile(`(?m)^title: .*$`)
 var dateLine = regexp.MustCompile(`(?m)^date: (\S+)$`)
 
 // edit makes the i-th edit and says what it was; its first word is its
-// kind. Every kind comes round once in each seven edits, in a random order.
+// kind. Every kind comes round once in each eight edits, in a random order.
 func (e *editor) edit(i int) string {
 	if len(e.next) == 0 {
-		e.next = []string{"add", "change", "delete", "rename", "engram.toml", "commit", "pattern"}
+		e.next = []string{"add", "change", "delete", "rename", "engram.toml", "commit", "clock", "pattern"}
 		e.rng.Shuffle(len(e.next), func(a, b int) { e.next[a], e.next[b] = e.next[b], e.next[a] })
 	}
 	kind := e.next[0]
@@ -189,6 +190,14 @@ func (e *editor) edit(i int) string {
 			e.t.Fatal(err)
 		}
 		return "commit of a new date in " + p
+	case "clock":
+		// A commit days later that changes no file: only the reference
+		// time moves, and with it every age and score.
+		e.when = e.when.Add(time.Duration(1+e.rng.IntN(90)) * 24 * time.Hour)
+		if err := source.WriteRepo(e.repo, []source.Commit{{When: e.when, Message: fmt.Sprintf("edit %d: nothing but time", i)}}); err != nil {
+			e.t.Fatal(err)
+		}
+		return "clock moved to " + e.when.Format(time.DateOnly) + " by an empty commit"
 	default: // "pattern": a pattern, which many episodes cite
 		p := e.pick("patterns/")
 		data := regexp.MustCompile(`(?m)^success_rate: .*$`).ReplaceAll(e.read(p), []byte(fmt.Sprintf("success_rate: 0.%02d", e.rng.IntN(100))))
