@@ -112,7 +112,16 @@ func Paths(files []File) []string {
 func summary(p Pattern) PatternSummary {
 	p.Relations, p.Links, p.Backlinks, p.Sections, p.Source, p.LastValidated, p.Observations = nil, nil, nil, nil, nil, "", nil
 	p.Extra = nil
-	return PatternSummary{Pattern: p, Decayed: p.Decayed}
+	return Scored(p)
+}
+
+// Scored is p with its score where a list shows it: the summary's own
+// Decayed, the one its JSON has; the copy inside p is cleared, so that
+// a summary holds its score once and reads back from JSON as it was.
+func Scored(p Pattern) PatternSummary {
+	d := p.Decayed
+	p.Decayed = Decayed{}
+	return PatternSummary{Pattern: p, Decayed: d}
 }
 
 // Summary is the episode as listed in episodes.json: its head and its

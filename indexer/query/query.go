@@ -101,7 +101,7 @@ func FromSite(s *export.Site, boot bootstrap.Candidates) *Snapshot {
 		}
 		p.Relations, p.Links, p.Backlinks, p.Sections, p.Source, p.LastValidated = nil, nil, nil, nil, nil, ""
 		withholdPattern(&p)
-		snap.Patterns = append(snap.Patterns, export.PatternSummary{Pattern: p, Decayed: p.Decayed})
+		snap.Patterns = append(snap.Patterns, export.Scored(p))
 	}
 	if s.Antipatterns != nil {
 		snap.Antipatterns = []export.PatternSummary{}
