@@ -47,8 +47,9 @@ import (
 // cacheFormat changes whenever the files of the cache change shape or
 // meaning (8: the similarity model weighs the whole record, issue 12;
 // 9: pending.json, issue 15; 10: text flagged for memory poisoning is
-// withheld, issue 29).
-const cacheFormat = 10
+// withheld, issue 29; 11: an episode's summary has age_days and stale,
+// patterns are kept as export.PatternSummary, issue 30).
+const cacheFormat = 11
 
 // Part is a part of a snapshot; a query reads only the parts it needs.
 type Part int

@@ -87,16 +87,36 @@ func TestDecayAndFeedback(t *testing.T) {
 	for _, tt := range tests {
 		e := eps[tt.id]
 		if !near(e.Raw, tt.raw) || !near(e.AgeDays, tt.age) || !near(e.Score, tt.score) || e.Stale != tt.stale ||
-			e.Feedback.Echo != tt.echo || e.Feedback.Fizzle != tt.fizzle || e.Lambda != 0.01 || e.ReferenceTime != "2026-08-10T00:00:00Z" {
-			t.Errorf("%s: raw %v age %v score %v stale %v feedback %+v λ %v ref %s\nwant raw %v age %v score %v stale %v echo %d fizzle %d",
-				tt.id, e.Raw, e.AgeDays, e.Score, e.Stale, e.Feedback, e.Lambda, e.ReferenceTime, tt.raw, tt.age, tt.score, tt.stale, tt.echo, tt.fizzle)
+			e.Feedback.Echo != tt.echo || e.Feedback.Fizzle != tt.fizzle || e.Lambda != 0.01 || e.AgeFrom != e.Created {
+			t.Errorf("%s: raw %v age %v score %v stale %v feedback %+v λ %v from %s\nwant raw %v age %v score %v stale %v echo %d fizzle %d from %s",
+				tt.id, e.Raw, e.AgeDays, e.Score, e.Stale, e.Feedback, e.Lambda, e.AgeFrom, tt.raw, tt.age, tt.score, tt.stale, tt.echo, tt.fizzle, e.Created)
+		}
+		// The list has the score; the episode's own file only its inputs.
+		if s := e.Summary(); s.Score != e.Score || s.AgeDays != e.AgeDays || s.Stale != e.Stale {
+			t.Errorf("%s: episodes.json lists %+v, want the score %v, age %v, stale %v", tt.id, s.Decayed, e.Score, e.AgeDays, e.Stale)
 		}
 	}
-	// Observations: strength by tag, plus the note's priority, decayed.
-	wantObs := []float64{(0.9 + 0.2) * math.Exp(-2), (0.5 + 0.2) * math.Exp(-2), (0.7 + 0.2) * math.Exp(-2)}
+	// Observations: strength by tag. Their decayed score moves with the
+	// clock, so no file carries it.
+	wantObs := []float64{0.9, 0.5, 0.7}
 	for k, o := range eps["EP-A"].Observations {
-		if !near(o.Score, wantObs[k]) {
-			t.Errorf("observation %q: strength %v score %v, want score %v", o.Content, o.Strength, o.Score, wantObs[k])
+		if o.Strength != wantObs[k] {
+			t.Errorf("observation %q: strength %v, want %v", o.Content, o.Strength, wantObs[k])
+		}
+	}
+	files, err := docs.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		own := strings.HasPrefix(f.Path, "api/v1/episodes/") || strings.HasPrefix(f.Path, "api/v1/patterns/") || strings.HasPrefix(f.Path, "api/v1/notes/")
+		for _, key := range []string{`"score"`, `"age_days"`, `"stale"`, `"reference_time"`} {
+			if own && strings.Contains(string(f.Data), key) {
+				t.Errorf("%s has %s, which moves with the clock", f.Path, key)
+			}
+			if !own && f.Path == "api/v1/episodes.json" && !strings.Contains(string(f.Data), key) {
+				t.Errorf("%s has no %s", f.Path, key)
+			}
 		}
 	}
 	want := map[string]string{

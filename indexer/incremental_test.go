@@ -23,12 +23,13 @@ import (
 
 // TestIncrementalEqualsFull applies 50 random edits to a repository one
 // by one: add, change, delete and rename notes (episodes and patterns,
-// a pattern cited by many episodes among them), change engram.toml, and
-// commit a change of dates alone. After each, a build that reuses the
+// a pattern cited by many episodes among them), change engram.toml,
+// commit a change of dates alone, and commit nothing at all (only the
+// reference time moves). After each, a build that reuses the
 // earlier builds' pages (the same output and page store) must write the
 // same bytes, file for file, as a full build into a fresh output with an
-// empty store. Edits are staged (a build publishes staged notes), and
-// every seventh is committed.
+// empty store. Edits are staged (a build publishes staged notes); the
+// two kinds that move the reference time are commits.
 func TestIncrementalEqualsFull(t *testing.T) {
 	if testing.Short() {
 		t.Skip("101 builds of a 120-note repository")
@@ -73,7 +74,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	if reused == 0 {
 		t.Error("no build reused a page: the comparison tested nothing")
 	}
-	for _, k := range []string{"add", "change", "delete", "rename", "engram.toml", "commit", "pattern"} {
+	for _, k := range []string{"add", "change", "delete", "rename", "engram.toml", "commit", "clock", "pattern"} {
 		if kinds[k] == 0 {
 			t.Errorf("no edit of kind %s among the 50", k)
 		}
@@ -128,10 +129,10 @@ var titleLine = regexp.MustCompile(`(?m)^title: .*$`)
 var dateLine = regexp.MustCompile(`(?m)^date: (\S+)$`)
 
 // edit makes the i-th edit and says what it was; its first word is its
-// kind. Every kind comes round once in each seven edits, in a random order.
+// kind. Every kind comes round once in each eight edits, in a random order.
 func (e *editor) edit(i int) string {
 	if len(e.next) == 0 {
-		e.next = []string{"add", "change", "delete", "rename", "engram.toml", "commit", "pattern"}
+		e.next = []string{"add", "change", "delete", "rename", "engram.toml", "commit", "clock", "pattern"}
 		e.rng.Shuffle(len(e.next), func(a, b int) { e.next[a], e.next[b] = e.next[b], e.next[a] })
 	}
 	kind := e.next[0]
@@ -189,6 +190,14 @@ func (e *editor) edit(i int) string {
 			e.t.Fatal(err)
 		}
 		return "commit of a new date in " + p
+	case "clock":
+		// A commit days later that changes no file: only the reference
+		// time moves, and with it every age and score.
+		e.when = e.when.Add(time.Duration(1+e.rng.IntN(90)) * 24 * time.Hour)
+		if err := source.WriteRepo(e.repo, []source.Commit{{When: e.when, Message: fmt.Sprintf("edit %d: nothing but time", i)}}); err != nil {
+			e.t.Fatal(err)
+		}
+		return "clock moved to " + e.when.Format(time.DateOnly) + " by an empty commit"
 	default: // "pattern": a pattern, which many episodes cite
 		p := e.pick("patterns/")
 		data := regexp.MustCompile(`(?m)^success_rate: .*$`).ReplaceAll(e.read(p), []byte(fmt.Sprintf("success_rate: 0.%02d", e.rng.IntN(100))))
@@ -256,5 +265,77 @@ func (e *editor) read(p string) []byte {
 func (e *editor) write(p string, data []byte) {
 	if err := os.WriteFile(filepath.Join(e.repo, p), data, 0o644); err != nil {
 		e.t.Fatal(err)
+	}
+}
+
+// perNoteFile matches the files of one note: its page and its API file
+// (a workflow's too). Everything else is a list or an aggregate, which
+// may change with the reference time.
+var perNoteFile = regexp.MustCompile(`^(?:(?:episodes|patterns|notes|workflows)/[^/]+/index\.html|api/v1/(?:episodes|patterns|notes|workflows)/[^/]+\.json)$`)
+
+// TestPerNoteFilesIgnoreTheClock: a build whose reference time alone
+// moves, by --now or by a new commit that changes no file, writes every
+// note's page and API file byte for byte as the build before, and takes
+// every note's page from the page store (issue 30, decision 3): ages,
+// decayed scores and staleness live in the list files and list pages.
+func TestPerNoteFilesIgnoreTheClock(t *testing.T) {
+	repo := t.TempDir()
+	corpus := gen.Generate(gen.Options{Episodes: 30, Patterns: 8, Antipatterns: 2, BadNotes: 2})
+	if err := source.WriteRepo(repo, corpus.Commits); err != nil {
+		t.Fatal(err)
+	}
+	last := corpus.Commits[len(corpus.Commits)-1].When
+	cache, out := t.TempDir(), filepath.Join(t.TempDir(), "public")
+	build := func(now *time.Time) (map[string][]byte, indexer.PageReuse) {
+		t.Helper()
+		r, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, CacheDir: cache, Force: true, Now: now})
+		if err != nil {
+			t.Fatalf("build: %v", err)
+		}
+		if r.Pages.Err != nil {
+			t.Fatalf("build: the page store: %v", r.Pages.Err)
+		}
+		return tree(t, out), r.Pages
+	}
+	before, _ := build(nil)
+	for _, tc := range []struct {
+		name string
+		move func() *time.Time
+	}{
+		{"--now 30 days later", func() *time.Time { now := last.Add(30 * 24 * time.Hour); return &now }},
+		{"an empty commit 60 days later", func() *time.Time {
+			if err := source.WriteRepo(repo, []source.Commit{{When: last.Add(60 * 24 * time.Hour), Message: "nothing but time"}}); err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			after, reuse := build(tc.move())
+			if bytes.Equal(before["api/v1/episodes.json"], after["api/v1/episodes.json"]) {
+				t.Fatal("episodes.json did not change: the reference time did not move, and the test tests nothing")
+			}
+			perNote := 0
+			for p, want := range before {
+				if !perNoteFile.MatchString(p) {
+					continue
+				}
+				if strings.HasSuffix(p, ".html") {
+					perNote++
+				}
+				if got, ok := after[p]; !ok {
+					t.Errorf("%s is gone", p)
+				} else if d := treeDiff(map[string][]byte{p: want}, map[string][]byte{p: got}); d != "" {
+					t.Errorf("the clock moved a note's file: %s", d)
+				}
+			}
+			if perNote == 0 {
+				t.Fatal("no note's page in the output: the test tests nothing")
+			}
+			if reuse.Reused < perNote {
+				t.Errorf("the page store gave %d pages and %d were rendered: want at least the %d notes' pages given", reuse.Reused, reuse.Rendered, perNote)
+			}
+			before = after
+		})
 	}
 }

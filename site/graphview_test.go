@@ -278,7 +278,7 @@ func TestNodeLabel(t *testing.T) {
 	long := strings.Repeat("word ", 40)
 	s := &export.Site{BaseURL: "/",
 		Patterns: []export.Pattern{{ID: "ANTIPATTERN-big-bang", Trigger: "Several changes are ready", Action: "Ship them together", URL: "/patterns/antipattern-big-bang/"}},
-		Episodes: []export.Episode{{EpisodeSummary: export.EpisodeSummary{ID: "E1", Task: "Fix the **flaky** test", URL: "/episodes/e1/"}}, {EpisodeSummary: export.EpisodeSummary{ID: "E2", Task: long, URL: "/episodes/e2/"}}}}
+		Episodes: []export.Episode{{EpisodeHead: export.EpisodeHead{ID: "E1", Task: "Fix the **flaky** test", URL: "/episodes/e1/"}}, {EpisodeHead: export.EpisodeHead{ID: "E2", Task: long, URL: "/episodes/e2/"}}}}
 	s.Graph.Nodes = []export.GraphNode{
 		{ID: "ANTIPATTERN-big-bang", Type: "antipattern", Label: "ANTIPATTERN-big-bang", URL: "/patterns/antipattern-big-bang/"},
 		{ID: "E1", Type: "episode", Label: "Fix the **flaky** test", URL: "/episodes/e1/"},

@@ -70,7 +70,7 @@ func outcomes() []string {
 	return append(out, unknown)
 }
 
-func outcomeOf(e export.EpisodeSummary) string {
+func outcomeOf(e export.EpisodeHead) string {
 	if note.Outcome(e.Outcome).Valid() {
 		return e.Outcome
 	}
@@ -91,7 +91,7 @@ func newIndex(s *export.Site) *index {
 	ix.hood = chart.NewNeighbourhoods(headlineGraph(s, ix.heads))
 	ix.tags = ix.groupTags(s)
 	ix.months = ix.groupMonths(s)
-	ix.chart = chart.Outcomes(summaries(s))
+	ix.chart = chart.Outcomes(episodeHeads(s))
 	ix.outcomes = outcomeCounts(s)
 	return ix
 }
@@ -157,8 +157,8 @@ func (ix *index) groupMonths(s *export.Site) []monthGroup {
 		}
 		g := &out[i]
 		g.Count++
-		g.Outcomes[outcomeOf(e.EpisodeSummary)]++
-		g.Episodes = append(g.Episodes, e.EpisodeSummary)
+		g.Outcomes[outcomeOf(e.EpisodeHead)]++
+		g.Episodes = append(g.Episodes, e.Summary())
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Month > out[j].Month })
 	return out
@@ -204,7 +204,7 @@ type outcomeCount struct {
 func outcomeCounts(s *export.Site) []outcomeCount {
 	n := map[string]int{}
 	for _, e := range s.Episodes {
-		n[outcomeOf(e.EpisodeSummary)]++
+		n[outcomeOf(e.EpisodeHead)]++
 	}
 	out := []outcomeCount{}
 	for _, o := range outcomes() {
@@ -213,10 +213,22 @@ func outcomeCounts(s *export.Site) []outcomeCount {
 	return out
 }
 
-func summaries(s *export.Site) []export.EpisodeSummary {
-	out := make([]export.EpisodeSummary, len(s.Episodes))
+func episodeHeads(s *export.Site) []export.EpisodeHead {
+	out := make([]export.EpisodeHead, len(s.Episodes))
 	for i, e := range s.Episodes {
-		out[i] = e.EpisodeSummary
+		out[i] = e.EpisodeHead
+	}
+	return out
+}
+
+// heads are the heads of episode summaries: what a page that lists
+// episodes shows of them. A page's front matter carries no score, which
+// moves with the reference time (issue 30, decision 3), so the page
+// stays reusable; its JSON twin, a list file, has the summaries.
+func heads(es []export.EpisodeSummary) []export.EpisodeHead {
+	out := make([]export.EpisodeHead, len(es))
+	for i, e := range es {
+		out[i] = e.EpisodeHead
 	}
 	return out
 }

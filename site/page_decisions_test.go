@@ -11,7 +11,7 @@ import (
 // all of them.
 func TestDecisionsPage(t *testing.T) {
 	episode := func(id, date string, decisions ...string) export.Episode {
-		e := export.Episode{EpisodeSummary: export.EpisodeSummary{ID: id, Date: date, URL: "/episodes/" + id + "/"}}
+		e := export.Episode{EpisodeHead: export.EpisodeHead{ID: id, Date: date, URL: "/episodes/" + id + "/"}}
 		for _, d := range decisions {
 			e.Decisions = append(e.Decisions, export.Decision{ID: d, Title: "title of " + d, Outcome: "success"})
 		}

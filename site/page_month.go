@@ -5,11 +5,11 @@ import "github.com/engramhq/engram/indexer/export"
 // monthPage is a month of the timeline: its first maxListed episodes,
 // newest first.
 type monthPage struct {
-	Month    string                  `json:"month"`
-	Episodes []export.EpisodeSummary `json:"episodes"`
-	Outcomes map[string]int          `json:"outcomes"`
-	Count    int                     `json:"count"`
-	More     int                     `json:"more"`
+	Month    string               `json:"month"`
+	Episodes []export.EpisodeHead `json:"episodes"`
+	Outcomes map[string]int       `json:"outcomes"`
+	Count    int                  `json:"count"`
+	More     int                  `json:"more"`
 	// Prev is the month before, Next the month after.
 	Prev *monthLink `json:"prev,omitempty"`
 	Next *monthLink `json:"next,omitempty"`
@@ -24,7 +24,7 @@ func monthPages(in input) []page {
 	ix := in.ix
 	var ps []page
 	for i, m := range ix.months {
-		v := monthPage{Month: m.Month, Episodes: first(m.Episodes, maxListed), Outcomes: m.Outcomes,
+		v := monthPage{Month: m.Month, Episodes: heads(first(m.Episodes, maxListed)), Outcomes: m.Outcomes,
 			Count: m.Count, More: m.Count - min(m.Count, maxListed)}
 		// Months are newest first: the previous one is older.
 		if i+1 < len(ix.months) {

@@ -29,7 +29,6 @@ type workflowView struct {
 	export.WorkflowSummary
 	Counts        []typeCount `json:"counts"`
 	Tasks         []string    `json:"tasks"`
-	ReferenceTime string      `json:"reference_time"`
 	RetentionDays int         `json:"retention_days"`
 	// FirstWhen and LastWhen are First and Last in words.
 	FirstWhen when        `json:"first_when"`
@@ -69,7 +68,7 @@ type dataField struct {
 
 func workflowDoc(w export.Workflow) workflowView {
 	v := workflowView{WorkflowSummary: w.WorkflowSummary, Counts: typeCounts(w.Counts), Tasks: w.Tasks,
-		ReferenceTime: w.ReferenceTime, RetentionDays: w.RetentionDays, Timeline: []eventView{},
+		RetentionDays: w.RetentionDays, Timeline: []eventView{},
 		FirstWhen: whenOf(w.First, ""), LastWhen: whenOf(w.Last, "")}
 	timeline := w.Timeline
 	if len(timeline) > maxPageEvents {

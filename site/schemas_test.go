@@ -17,7 +17,7 @@ func twinSite() *export.Site {
 	s := graphSite(2)
 	episode := func(id, date, outcome string, tags ...string) export.Episode {
 		return export.Episode{
-			EpisodeSummary: export.EpisodeSummary{ID: id, Title: id, Date: date, Outcome: outcome, Tags: tags,
+			EpisodeHead: export.EpisodeHead{ID: id, Title: id, Date: date, Outcome: outcome, Tags: tags,
 				URL: "/episodes/" + id + "/", JSONURL: "/api/v1/episodes/" + id + ".json"},
 			Decisions: []export.Decision{{ID: "d001", Title: "a decision", Outcome: outcome}},
 		}

@@ -78,7 +78,7 @@ type patternCard struct {
 	URL         string   `json:"url,omitempty"`
 }
 
-func newPatternCard(p export.Pattern) patternCard {
+func newPatternCard(p export.PatternSummary) patternCard {
 	c := patternCard{ID: p.ID, Type: p.Type, Trigger: p.Trigger, Action: p.Action, SuccessRate: p.SuccessRate,
 		Occurrences: p.Occurrences, Confidence: p.Confidence, Antipattern: p.Antipattern, Flags: p.Flags, URL: p.JSONURL}
 	k := 0

@@ -49,7 +49,7 @@ func (e *mcpEngine) patterns(ctx context.Context, a patternsArgs) (page[patternC
 	best := snap.BestPatterns(minSuccess, minOcc)
 	if a.Trigger != "" {
 		want := strings.ToLower(a.Trigger)
-		kept := []export.Pattern{}
+		kept := []export.PatternSummary{}
 		for _, p := range best {
 			if strings.Contains(strings.ToLower(p.Trigger), want) {
 				kept = append(kept, p)

@@ -190,7 +190,7 @@ func (th antipatternThresholds) parts() indexer.Part {
 // answer is the build's own classification with the repository's
 // thresholds (antipatterns.json), or the patterns classified again with
 // the thresholds given and engram.toml's for the other.
-func (th antipatternThresholds) answer(snap *query.Snapshot, repo string) ([]export.Pattern, error) {
+func (th antipatternThresholds) answer(snap *query.Snapshot, repo string) ([]export.PatternSummary, error) {
 	if th.parts() == indexer.PartAntipatterns {
 		return snap.Antipatterns, nil
 	}
@@ -210,7 +210,7 @@ func (th antipatternThresholds) answer(snap *query.Snapshot, repo string) ([]exp
 
 const patternHeader = "RATE\tCONF\tN\tSTATS\tPATTERN\tACTION"
 
-func patternRow(p export.Pattern) string {
+func patternRow(p export.PatternSummary) string {
 	return fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s", rate(p.SuccessRate), rate(p.Confidence), p.Occurrences, orDash(p.StatsSource), p.ID, oneLine(p.Action, 50))
 }
 

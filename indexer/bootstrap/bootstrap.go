@@ -272,7 +272,7 @@ func Build(s *export.Site) Candidates {
 	for _, p := range s.Antipatterns {
 		if len(p.Flags) == 0 {
 			c.Warnings = append(c.Warnings, Item{ID: p.ID, URL: p.URL, Score: warningScore(p),
-				Text: Cut(fmt.Sprintf("%s: avoid %s %s%s", p.ID, quote(p.Action), condition(p.Trigger), rateNote(p)))})
+				Text: Cut(fmt.Sprintf("%s: avoid %s %s%s", p.ID, quote(p.Action), condition(p.Trigger), rateNote(p.Pattern)))})
 		}
 	}
 	for _, p := range s.Patterns {
@@ -406,7 +406,7 @@ func due(s *export.Site) []Item {
 // warningScore ranks an antipattern by how reliably it fails: the Wilson
 // lower bound of its failure rate (0.5 without statistics), decayed as
 // its score is.
-func warningScore(p export.Pattern) float64 {
+func warningScore(p export.PatternSummary) float64 {
 	rel := 0.5
 	if p.SuccessRate != nil && p.Occurrences > 0 {
 		rel = causal.Wilson(1-*p.SuccessRate, p.Occurrences)

@@ -148,7 +148,7 @@ func (x *exporter) lessons() []Lesson {
 	out := []Lesson{}
 	poisoned := x.poisonedLessons()
 	for _, c := range x.in.Lessons {
-		d := x.decay(float64(c.Count)/float64(c.Count+1), c.Latest, Feedback{})
+		_, d := x.decay(float64(c.Count)/float64(c.Count+1), c.Latest, Feedback{})
 		related := c.Related
 		if related == nil {
 			related = []RelatedLesson{}
@@ -296,9 +296,8 @@ func (x *exporter) observations(i int) []Observation {
 		if tags == nil {
 			tags = []string{}
 		}
-		st := strength(tags)
 		out = append(out, Observation{Category: o.Category, ID: o.ID, Content: o.Content, Tags: tags, Context: o.Context,
-			Strength: st, Score: x.decay(st, x.in.Meta[i].Created, x.feedback(i)).Score})
+			Strength: strength(tags)})
 	}
 	return out
 }

@@ -35,21 +35,34 @@ func (f Feedback) Priority() float64 {
 	return math.Max(-1, math.Min(1, 0.1*float64(f.Echo)-0.05*float64(f.Fizzle)))
 }
 
-// Decayed is an item's time-decayed score, with what a reader needs to
-// decay it again later: score × exp(−λ × days since reference_time).
+// Decayed is an item's score at the reference time (SPEC §3): the values
+// that move with the clock. Only the list files, the bootstrap and the
+// list pages carry them (issue 30, decision 3): a note's own page and API
+// file carry its Scoring instead, so that a push moves only the notes it
+// changes. A reader decays a score again later: score × exp(−λ × days
+// since the list's reference_time).
 type Decayed struct {
-	Score         float64 `json:"score"`
-	Raw           float64 `json:"raw"`
-	AgeDays       float64 `json:"age_days"`
-	Stale         bool    `json:"stale"`
-	Lambda        float64 `json:"lambda"`
-	ReferenceTime string  `json:"reference_time"`
+	Score   float64 `json:"score"`
+	AgeDays float64 `json:"age_days"`
+	Stale   bool    `json:"stale"`
+}
+
+// Scoring is what an item's score is made of, none of which moves with
+// the clock: score = raw × exp(−lambda × days from age_from to the
+// reference time), halved when stale (older than the stale age, with no
+// echo).
+type Scoring struct {
+	// Raw is the item's value before decay, feedback priority included.
+	Raw    float64 `json:"raw"`
+	Lambda float64 `json:"lambda"`
+	// AgeFrom is when the item's age starts.
+	AgeFrom string `json:"age_from"`
 }
 
 // decay scores an item of raw value raw (before feedback) whose age runs
 // from since. A since after the reference time is age 0 (the indexer
 // reports it).
-func (x *exporter) decay(raw float64, since time.Time, fb Feedback) Decayed {
+func (x *exporter) decay(raw float64, since time.Time, fb Feedback) (Scoring, Decayed) {
 	d := x.in.Decay
 	age := 0.0
 	if !since.IsZero() {
@@ -61,7 +74,8 @@ func (x *exporter) decay(raw float64, since time.Time, fb Feedback) Decayed {
 	if stale {
 		score /= 2
 	}
-	return Decayed{Score: round(score), Raw: round(raw), AgeDays: round(age), Stale: stale, Lambda: d.Lambda, ReferenceTime: formatTime(x.in.ReferenceTime)}
+	return Scoring{Raw: round(raw), Lambda: d.Lambda, AgeFrom: formatTime(since)},
+		Decayed{Score: round(score), AgeDays: round(age), Stale: stale}
 }
 
 // strength is an observation's confidence by its tag (SPEC §2.3):

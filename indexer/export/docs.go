@@ -20,29 +20,36 @@ type List[T any] struct {
 	Items         []T    `json:"items"`
 }
 
-// EpisodeSummary is an item of episodes.json.
-type EpisodeSummary struct {
+// EpisodeHead is what names an episode, in its own file and in lists.
+type EpisodeHead struct {
 	ID      string   `json:"id"`
 	Title   string   `json:"title"`
 	Date    string   `json:"date"`
 	Outcome string   `json:"outcome"`
 	Task    string   `json:"task"`
 	Tags    []string `json:"tags"`
-	Score   float64  `json:"score"`
 	URL     string   `json:"url"`
 	JSONURL string   `json:"json_url"`
 }
 
-// Episode is episodes/<slug>.json.
+// EpisodeSummary is an item of episodes.json: the episode's head and its
+// score at the list's reference time.
+type EpisodeSummary struct {
+	EpisodeHead
+	Decayed
+}
+
+// Episode is episodes/<slug>.json. It holds nothing that moves with the
+// reference time (issue 30, decision 3): its score, age and staleness
+// are in episodes.json (Summary).
 type Episode struct {
-	EpisodeSummary
-	// The rest of the episode's decayed score (SPEC §3): raw is 1 plus the
-	// feedback priority, age runs from created.
-	Raw             float64  `json:"raw"`
-	AgeDays         float64  `json:"age_days"`
-	Stale           bool     `json:"stale"`
-	Lambda          float64  `json:"lambda"`
-	ReferenceTime   string   `json:"reference_time"`
+	EpisodeHead
+	// Scoring is what the episode's score is made of (SPEC §3): raw is 1
+	// plus the feedback priority, age runs from created.
+	Scoring
+	// Decayed is the score at the reference time, for the list files, the
+	// bootstrap and the list pages; never in the episode's own file or page.
+	Decayed         `json:"-"`
 	Feedback        Feedback `json:"feedback"`
 	Due             string   `json:"due,omitempty"`
 	Created         string   `json:"created"`
@@ -109,9 +116,10 @@ type Source struct {
 }
 
 // Observation is "- [category] content #tag (context)". Strength comes
-// from its #explicit, #implied or #inferred tag; Score is the strength
-// plus the note's feedback priority, decayed from the note's created
-// date.
+// from its #explicit, #implied or #inferred tag. Its score (SPEC §3: the
+// strength plus the note's feedback priority, decayed from the note's
+// created date) moves with the clock, so no file carries it (issue 30,
+// decision 3); docs/agents.md says how to work it out.
 type Observation struct {
 	Category string   `json:"category"`
 	ID       string   `json:"id,omitempty"`
@@ -119,7 +127,6 @@ type Observation struct {
 	Tags     []string `json:"tags"`
 	Context  string   `json:"context,omitempty"`
 	Strength float64  `json:"strength"`
-	Score    float64  `json:"score"`
 }
 
 // Decision is one decision of an episode.
@@ -179,7 +186,9 @@ type Section struct {
 	Markdown string `json:"markdown"`
 }
 
-// Pattern is an item of patterns.json and patterns/<slug>.json.
+// Pattern is patterns/<slug>.json. It holds nothing that moves with the
+// reference time (issue 30, decision 3): patterns.json and
+// antipatterns.json list it with its score (PatternSummary).
 type Pattern struct {
 	ID          string   `json:"id"`
 	Title       string   `json:"title"`
@@ -198,9 +207,12 @@ type Pattern struct {
 	// flagged pattern is never offered to agents as advice.
 	Flags     []string    `json:"flags"`
 	Poisoning []Poisoning `json:"poisoning,omitempty"`
-	// Decayed: raw is confidence plus the feedback priority; age runs from
+	// Scoring: raw is confidence plus the feedback priority; age runs from
 	// the latest evidence episode or last_validated, else created.
-	Decayed
+	Scoring
+	// Decayed is the score at the reference time, for the list files, the
+	// bootstrap and the list pages; never in the pattern's own file or page.
+	Decayed  `json:"-"`
 	Feedback Feedback      `json:"feedback"`
 	Tags     []string      `json:"tags"`
 	Evidence []EvidenceRef `json:"evidence"`
@@ -219,6 +231,14 @@ type Pattern struct {
 	// through as written (SPEC §2).
 	Extra  map[string]any `json:"extra,omitempty"`
 	Source *Source        `json:"source,omitempty"`
+}
+
+// PatternSummary is an item of patterns.json and antipatterns.json: the
+// pattern less its prose, relations, backlinks and extra keys, and its
+// score at the list's reference time.
+type PatternSummary struct {
+	Pattern
+	Decayed
 }
 
 // Declared holds a pattern's front matter statistics.
@@ -411,12 +431,12 @@ type Site struct {
 	RelativeLinks bool
 	ReferenceTime time.Time
 	Manifest      Manifest
-	Episodes      []Episode // sorted by date descending, then id
-	Patterns      []Pattern // sorted by id
-	Notes         []Note    // sorted by id
-	Antipatterns  []Pattern // summaries, in SPEC §3's order
-	Lessons       []Lesson  // clusters, most recurring first
-	DueItems      []DueItem // notes with a due date, by date
+	Episodes      []Episode        // sorted by date descending, then id
+	Patterns      []Pattern        // sorted by id
+	Notes         []Note           // sorted by id
+	Antipatterns  []PatternSummary // in SPEC §3's order
+	Lessons       []Lesson         // clusters, most recurring first
+	DueItems      []DueItem        // notes with a due date, by date
 	Pending       []PendingItem
 	// Workflows group the execution events within retention, most
 	// recently active first.

@@ -266,9 +266,55 @@ func TestShapes(t *testing.T) {
 	}
 	t.Run("episode summary", func(t *testing.T) {
 		item := decode(t, files, "api/v1/episodes.json")["items"].([]any)[0].(map[string]any)
-		want := []string{"date", "id", "json_url", "outcome", "score", "tags", "task", "title", "url"}
+		want := []string{"age_days", "date", "id", "json_url", "outcome", "score", "stale", "tags", "task", "title", "url"}
 		if got := keys(item); !slices.Equal(got, want) {
 			t.Errorf("keys = %v, want %v", got, want)
+		}
+	})
+	t.Run("pattern summary has the score", func(t *testing.T) {
+		for _, list := range []string{"api/v1/patterns.json", "api/v1/antipatterns.json"} {
+			for _, it := range decode(t, files, list)["items"].([]any) {
+				for _, k := range []string{"score", "age_days", "stale", "raw", "lambda", "age_from"} {
+					if _, ok := it.(map[string]any)[k]; !ok {
+						t.Errorf("%s: %v has no %s", list, it.(map[string]any)["id"], k)
+					}
+				}
+			}
+		}
+	})
+	// Issue 30, decision 3: a note's own file holds nothing that moves
+	// with the reference time, only the score's inputs.
+	t.Run("a note's own file has no value of the clock", func(t *testing.T) {
+		own := 0
+		for _, f := range files {
+			kind, _, ok := strings.Cut(strings.TrimPrefix(f.Path, "api/v1/"), "/")
+			if !ok || !slices.Contains([]string{"episodes", "patterns", "notes", "workflows"}, kind) {
+				continue
+			}
+			own++
+			v := decode(t, files, f.Path)
+			for _, k := range []string{"score", "age_days", "stale", "reference_time"} {
+				if _, ok := v[k]; ok {
+					t.Errorf("%s has %s", f.Path, k)
+				}
+			}
+			if obs, ok := v["observations"].([]any); ok {
+				for _, o := range obs {
+					if _, ok := o.(map[string]any)["score"]; ok {
+						t.Errorf("%s: an observation has a score", f.Path)
+					}
+				}
+			}
+			if kind == "episodes" || kind == "patterns" {
+				for _, k := range []string{"raw", "lambda", "age_from", "feedback"} {
+					if _, ok := v[k]; !ok {
+						t.Errorf("%s has no %s, an input of its score", f.Path, k)
+					}
+				}
+			}
+		}
+		if own == 0 {
+			t.Fatal("no note's own file")
 		}
 	})
 	t.Run("workflow summary", func(t *testing.T) {

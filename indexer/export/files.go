@@ -30,12 +30,12 @@ func (s *Site) Files() ([]File, error) {
 	}
 	summaries := make([]EpisodeSummary, len(s.Episodes))
 	for i, e := range s.Episodes {
-		summaries[i] = e.EpisodeSummary
+		summaries[i] = e.Summary()
 		if err := add("episodes/"+slugOf(e.JSONURL), e); err != nil {
 			return nil, err
 		}
 	}
-	patterns := make([]Pattern, len(s.Patterns))
+	patterns := make([]PatternSummary, len(s.Patterns))
 	for i, p := range s.Patterns {
 		patterns[i] = summary(p)
 		if err := add("patterns/"+slugOf(p.JSONURL), p); err != nil {
@@ -59,8 +59,8 @@ func (s *Site) Files() ([]File, error) {
 		v    any
 	}{
 		{"episodes.json", List[EpisodeSummary]{SchemaVersion, ref, summaries}},
-		{"patterns.json", List[Pattern]{SchemaVersion, ref, patterns}},
-		{"antipatterns.json", List[Pattern]{SchemaVersion, ref, s.Antipatterns}},
+		{"patterns.json", List[PatternSummary]{SchemaVersion, ref, patterns}},
+		{"antipatterns.json", List[PatternSummary]{SchemaVersion, ref, s.Antipatterns}},
 		{"graph.json", s.Graph},
 		{"health.json", s.Health},
 		{"lessons.json", List[Lesson]{SchemaVersion, ref, s.Lessons}},
@@ -108,11 +108,26 @@ func Paths(files []File) []string {
 }
 
 // summary is a pattern as listed in patterns.json: the full document less
-// its prose, relations, backlinks and extra keys.
-func summary(p Pattern) Pattern {
+// its prose, relations, backlinks and extra keys, with its score.
+func summary(p Pattern) PatternSummary {
 	p.Relations, p.Links, p.Backlinks, p.Sections, p.Source, p.LastValidated, p.Observations = nil, nil, nil, nil, nil, "", nil
 	p.Extra = nil
-	return p
+	return Scored(p)
+}
+
+// Scored is p with its score where a list shows it: the summary's own
+// Decayed, the one its JSON has; the copy inside p is cleared, so that
+// a summary holds its score once and reads back from JSON as it was.
+func Scored(p Pattern) PatternSummary {
+	d := p.Decayed
+	p.Decayed = Decayed{}
+	return PatternSummary{Pattern: p, Decayed: d}
+}
+
+// Summary is the episode as listed in episodes.json: its head and its
+// score at the reference time.
+func (e *Episode) Summary() EpisodeSummary {
+	return EpisodeSummary{EpisodeHead: e.EpisodeHead, Decayed: e.Decayed}
 }
 
 func slugOf(jsonURL string) string {

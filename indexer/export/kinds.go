@@ -13,7 +13,7 @@ func (x *exporter) episode(i int) Episode {
 	m := x.in.Meta[i]
 	e := n.Episode
 	ep := Episode{
-		EpisodeSummary: EpisodeSummary{
+		EpisodeHead: EpisodeHead{
 			ID: n.Title, Title: n.Title, Date: formatTime(m.Created), Outcome: e.Outcome, Task: e.Task,
 			Tags: tagsOf(n), URL: x.url(i), JSONURL: x.jsonURL(i),
 		},
@@ -50,8 +50,7 @@ func (x *exporter) episode(i int) Episode {
 			ep.Concepts = append(ep.Concepts, x.ref(c))
 		}
 	}
-	d := x.decay(1, m.Created, ep.Feedback)
-	ep.Score, ep.Raw, ep.AgeDays, ep.Stale, ep.Lambda, ep.ReferenceTime = d.Score, d.Raw, d.AgeDays, d.Stale, d.Lambda, d.ReferenceTime
+	ep.Scoring, ep.Decayed = x.decay(1, m.Created, ep.Feedback)
 	ep.Due = formatTime(n.Due)
 	for _, d := range e.Decisions {
 		dec := Decision{ID: d.ID, Title: d.Title, Timestamp: d.Timestamp, Type: d.Type, Context: d.Context,
@@ -98,7 +97,7 @@ func (x *exporter) pattern(i int) Pattern {
 	}
 	p.Antipattern = st.Antipattern
 	p.Feedback = x.feedback(i)
-	p.Decayed = x.decay(st.Confidence, x.patternSince(i), p.Feedback)
+	p.Scoring, p.Decayed = x.decay(st.Confidence, x.patternSince(i), p.Feedback)
 	for _, ev := range st.Evidence {
 		ref := EvidenceRef{ID: ev.ID, Outcome: ev.Outcome, URL: x.nodeURL(ev.ID)}
 		if ev.Own != ev.Outcome {
@@ -236,8 +235,8 @@ func DecisionAnchor(id string) string { return "decision-" + Slug(id) }
 // antipatterns lists the antipatterns in SPEC §3's order: success_rate
 // ascending (a pattern without statistics last), then occurrences
 // descending, then id.
-func antipatterns(patterns []Pattern) []Pattern {
-	out := []Pattern{}
+func antipatterns(patterns []Pattern) []PatternSummary {
+	out := []PatternSummary{}
 	for _, p := range patterns {
 		if p.Antipattern {
 			out = append(out, summary(p))
@@ -248,7 +247,7 @@ func antipatterns(patterns []Pattern) []Pattern {
 }
 
 // SortAntipatterns sorts patterns in SPEC §3's antipattern order.
-func SortAntipatterns(ps []Pattern) {
+func SortAntipatterns(ps []PatternSummary) {
 	sort.SliceStable(ps, func(i, j int) bool {
 		a, b := ps[i], ps[j]
 		switch {

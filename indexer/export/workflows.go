@@ -26,10 +26,11 @@ type WorkflowSummary struct {
 	JSONURL      string   `json:"json_url"`
 }
 
-// Workflow is workflows/<slug>.json: the summary and the timeline.
+// Workflow is workflows/<slug>.json: the summary and the timeline. It
+// does not name the reference time, which moves with every push (issue
+// 30, decision 3): workflows.json does.
 type Workflow struct {
 	WorkflowSummary
-	ReferenceTime string `json:"reference_time"`
 	// RetentionDays: events older than this before the reference time
 	// are left out.
 	RetentionDays int `json:"retention_days"`
@@ -104,8 +105,8 @@ func (x *exporter) workflow(id, slug string, evs []events.Execution) Workflow {
 			ID: id, Events: len(evs), First: eventTime(evs[0].Time), Last: eventTime(evs[len(evs)-1].Time),
 			Counts: map[string]int{}, URL: x.in.BaseURL + "workflows/" + slug + "/", JSONURL: x.in.BaseURL + "api/v1/workflows/" + slug + ".json",
 		},
-		ReferenceTime: formatTime(x.in.ReferenceTime), RetentionDays: x.in.RetentionDays,
-		Tasks: []string{}, Timeline: make([]WorkflowEvent, 0, len(evs)),
+		RetentionDays: x.in.RetentionDays,
+		Tasks:         []string{}, Timeline: make([]WorkflowEvent, 0, len(evs)),
 	}
 	tasks := map[string]bool{}
 	sum := 0.0

@@ -15,8 +15,8 @@ const rateTolerance = 1e-9
 // success_rate at least minSuccess over at least minOccurrences, best
 // first: by confidence, then success_rate, then occurrences (all
 // descending), then id.
-func (s *Snapshot) BestPatterns(minSuccess float64, minOccurrences int) []export.Pattern {
-	out := []export.Pattern{}
+func (s *Snapshot) BestPatterns(minSuccess float64, minOccurrences int) []export.PatternSummary {
+	out := []export.PatternSummary{}
 	for _, p := range s.Patterns {
 		if p.Antipattern || p.SuccessRate == nil || *p.SuccessRate+rateTolerance < minSuccess || p.Occurrences < minOccurrences {
 			continue
@@ -42,8 +42,8 @@ func (s *Snapshot) BestPatterns(minSuccess float64, minOccurrences int) []export
 // (SPEC §3: declared antipatterns, and any pattern with success_rate at
 // most maxSuccess over at least minOccurrences) and returns them in SPEC
 // §3's order.
-func (s *Snapshot) FindAntipatterns(maxSuccess float64, minOccurrences int) []export.Pattern {
-	out := []export.Pattern{}
+func (s *Snapshot) FindAntipatterns(maxSuccess float64, minOccurrences int) []export.PatternSummary {
+	out := []export.PatternSummary{}
 	for _, p := range s.Patterns {
 		byRate := p.SuccessRate != nil && *p.SuccessRate <= maxSuccess+rateTolerance && p.Occurrences >= minOccurrences
 		if p.Type == "antipattern" || byRate {
@@ -57,7 +57,7 @@ func (s *Snapshot) FindAntipatterns(maxSuccess float64, minOccurrences int) []ex
 
 // Pattern finds a pattern (antipatterns too) by id, ignoring case, or by
 // the slug of its page.
-func (s *Snapshot) Pattern(id string) (*export.Pattern, error) {
+func (s *Snapshot) Pattern(id string) (*export.PatternSummary, error) {
 	k := causal.Key(id)
 	for i := range s.Patterns {
 		p := &s.Patterns[i]

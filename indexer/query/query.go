@@ -23,11 +23,11 @@ import (
 type Snapshot struct {
 	ReferenceTime time.Time
 	Commit        string
-	Episodes      []Episode        // sorted by date descending, then id
-	Patterns      []export.Pattern // summaries, sorted by id
+	Episodes      []Episode               // sorted by date descending, then id
+	Patterns      []export.PatternSummary // sorted by id
 	// Antipatterns are the build's antipatterns, with the repository's
 	// thresholds, in SPEC §3's order: antipatterns.json.
-	Antipatterns []export.Pattern
+	Antipatterns []export.PatternSummary
 	Graph        Graph
 	// Bootstrap holds the bootstrap's items before any budget.
 	Bootstrap bootstrap.Candidates
@@ -91,7 +91,7 @@ func FromSite(s *export.Site, boot bootstrap.Candidates) *Snapshot {
 		if titlePoisoned(e.Poisoning) {
 			continue
 		}
-		ep := Episode{EpisodeSummary: e.EpisodeSummary, Decisions: e.Decisions}
+		ep := Episode{EpisodeSummary: e.Summary(), Decisions: e.Decisions}
 		withholdEpisode(&ep, e.Poisoning)
 		snap.Episodes = append(snap.Episodes, ep)
 	}
@@ -101,14 +101,14 @@ func FromSite(s *export.Site, boot bootstrap.Candidates) *Snapshot {
 		}
 		p.Relations, p.Links, p.Backlinks, p.Sections, p.Source, p.LastValidated = nil, nil, nil, nil, nil, ""
 		withholdPattern(&p)
-		snap.Patterns = append(snap.Patterns, p)
+		snap.Patterns = append(snap.Patterns, export.Scored(p))
 	}
 	if s.Antipatterns != nil {
-		snap.Antipatterns = []export.Pattern{}
+		snap.Antipatterns = []export.PatternSummary{}
 	}
 	for _, p := range s.Antipatterns {
 		if !titlePoisoned(p.Poisoning) {
-			withholdPattern(&p)
+			withholdPattern(&p.Pattern)
 			snap.Antipatterns = append(snap.Antipatterns, p)
 		}
 	}

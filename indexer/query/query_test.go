@@ -15,13 +15,13 @@ func rate(f float64) *float64 { return &f }
 
 func testSnapshot() *Snapshot {
 	ep := func(id, date, outcome, task string, tags []string, ds ...export.Decision) Episode {
-		return Episode{EpisodeSummary: export.EpisodeSummary{ID: id, Title: id, Date: date, Outcome: outcome, Task: task, Tags: tags, URL: "/episodes/" + id + "/"}, Decisions: ds}
+		return Episode{EpisodeSummary: export.EpisodeSummary{EpisodeHead: export.EpisodeHead{ID: id, Title: id, Date: date, Outcome: outcome, Task: task, Tags: tags, URL: "/episodes/" + id + "/"}}, Decisions: ds}
 	}
 	dec := func(id, typ, chosen, outcome, ts string, options ...string) export.Decision {
 		return export.Decision{ID: id, Type: typ, Chosen: chosen, Outcome: outcome, Timestamp: ts, Options: options}
 	}
-	pat := func(id, typ string, r *float64, n int, anti bool) export.Pattern {
-		p := export.Pattern{ID: id, Type: typ, SuccessRate: r, Occurrences: n, Antipattern: anti}
+	pat := func(id, typ string, r *float64, n int, anti bool) export.PatternSummary {
+		p := export.PatternSummary{Pattern: export.Pattern{ID: id, Type: typ, SuccessRate: r, Occurrences: n, Antipattern: anti}}
 		if r != nil {
 			c := *r / 2
 			p.Confidence = &c
@@ -40,7 +40,7 @@ func testSnapshot() *Snapshot {
 				dec("d001", "design", "Retry with Backoff.", "", ""),
 				dec("d002", "", "give up", "", "")),
 		},
-		Patterns: []export.Pattern{
+		Patterns: []export.PatternSummary{
 			pat("A-declared", "antipattern", nil, 0, true),
 			pat("P-good", "pattern", rate(0.9), 10, false),
 			pat("P-low", "pattern", rate(0.25), 4, true),
@@ -100,7 +100,7 @@ func TestParseSince(t *testing.T) {
 
 func TestPatternsAndAntipatterns(t *testing.T) {
 	s := testSnapshot()
-	ids := func(ps []export.Pattern) []string {
+	ids := func(ps []export.PatternSummary) []string {
 		var out []string
 		for _, p := range ps {
 			out = append(out, p.ID)

@@ -22,12 +22,12 @@ func TestWithheld(t *testing.T) {
 	flags := []string{"memory_poisoning"}
 	site := &export.Site{
 		Episodes: []export.Episode{
-			{EpisodeSummary: export.EpisodeSummary{ID: "EP-bad", Title: "EP-bad", Task: evil, Outcome: "success", URL: "/e/bad/"},
+			{EpisodeHead: export.EpisodeHead{ID: "EP-bad", Title: "EP-bad", Task: evil, Outcome: "success", URL: "/e/bad/"},
 				Decisions: []export.Decision{{ID: "d001", Title: "Pin the tool", Chosen: "pin", Rationale: evil, Options: []string{"pin", "float"}}},
 				Flags:     flags, Poisoning: []export.Poisoning{finding("task"), finding("decisions/d001/rationale")}},
-			{EpisodeSummary: export.EpisodeSummary{ID: evil, Title: evil, Task: "Deploy", Outcome: "success", URL: "/e/title/"},
+			{EpisodeHead: export.EpisodeHead{ID: evil, Title: evil, Task: "Deploy", Outcome: "success", URL: "/e/title/"},
 				Flags: flags, Poisoning: []export.Poisoning{finding("title")}},
-			{EpisodeSummary: export.EpisodeSummary{ID: "EP-good", Title: "EP-good", Task: "Fix the deploy", Outcome: "success", URL: "/e/good/"},
+			{EpisodeHead: export.EpisodeHead{ID: "EP-good", Title: "EP-good", Task: "Fix the deploy", Outcome: "success", URL: "/e/good/"},
 				Decisions: []export.Decision{{ID: "d001", Title: "Roll back", Rationale: "It was quick"}}, Flags: []string{}},
 		},
 		Patterns: []export.Pattern{
@@ -36,8 +36,8 @@ func TestWithheld(t *testing.T) {
 				Poisoning:    []export.Poisoning{finding("action"), finding("observations/2")}},
 			{ID: "PATTERN-good", Trigger: "A deploy fails", Action: "Roll back", Flags: []string{}, URL: "/p/good/"},
 		},
-		Antipatterns: []export.Pattern{{ID: "ANTIPATTERN-bad", Trigger: evil, Action: "Merge", Antipattern: true, Flags: flags,
-			Poisoning: []export.Poisoning{finding("trigger")}}},
+		Antipatterns: []export.PatternSummary{{Pattern: export.Pattern{ID: "ANTIPATTERN-bad", Trigger: evil, Action: "Merge", Antipattern: true, Flags: flags,
+			Poisoning: []export.Poisoning{finding("trigger")}}}},
 	}
 	s := FromSite(site, bootstrap.Candidates{})
 	all, err := json.Marshal(s)

@@ -26,7 +26,7 @@ func TestChartsOfTheDemo(t *testing.T) {
 	}
 	var g export.Graph
 	var patterns export.List[export.Pattern]
-	var episodes export.List[export.EpisodeSummary]
+	var episodes export.List[export.EpisodeHead]
 	for _, f := range []struct {
 		name string
 		v    any

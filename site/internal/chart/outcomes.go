@@ -155,7 +155,7 @@ type ocBars struct {
 	maxStack int
 }
 
-func ocCount(eps []export.EpisodeSummary) ocBars {
+func ocCount(eps []export.EpisodeHead) ocBars {
 	var b ocBars
 	type dated struct {
 		t    time.Time
@@ -217,7 +217,7 @@ const (
 // period (weeks under ten weeks of history, else months or longer so that
 // there are at most ocMaxBars bars), periods without episodes left empty.
 // It is "" when no episode has a date.
-func Outcomes(eps []export.EpisodeSummary) string {
+func Outcomes(eps []export.EpisodeHead) string {
 	c := ocCount(eps)
 	if len(c.counts) == 0 {
 		return ""

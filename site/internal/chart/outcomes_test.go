@@ -11,8 +11,8 @@ import (
 	"github.com/engramhq/engram/indexer/export"
 )
 
-func dated(date, outcome string) export.EpisodeSummary {
-	return export.EpisodeSummary{ID: "EP-" + date, Date: date, Outcome: outcome}
+func dated(date, outcome string) export.EpisodeHead {
+	return export.EpisodeHead{ID: "EP-" + date, Date: date, Outcome: outcome}
 }
 
 // barCounts sums data-count of the bars by outcome class.
@@ -35,8 +35,8 @@ func barCounts(els []svgElement) (map[string]int, int) {
 }
 
 // episodesEvery makes n episodes step apart from start, outcomes in turn.
-func episodesEvery(n int, start time.Time, step time.Duration) []export.EpisodeSummary {
-	eps := make([]export.EpisodeSummary, n)
+func episodesEvery(n int, start time.Time, step time.Duration) []export.EpisodeHead {
+	eps := make([]export.EpisodeHead, n)
 	for i := range eps {
 		eps[i] = dated(start.Add(time.Duration(i)*step).Format(time.RFC3339), []string{"success", "partial", "failure", "", "success"}[i%5])
 	}
@@ -48,25 +48,25 @@ func TestOutcomesChart(t *testing.T) {
 	start := time.Date(2024, 3, 14, 9, 30, 0, 0, time.UTC)
 	tests := []struct {
 		name     string
-		eps      []export.EpisodeSummary
+		eps      []export.EpisodeHead
 		bars     int      // bars drawn (periods with episodes)
 		maxSlots int      // at most this many periods on the axis
 		desc     []string // in the description
 	}{
 		{name: "none"},
-		{name: "only undated", eps: []export.EpisodeSummary{dated("", "success"), dated("soon", "failure")}},
-		{name: "one", eps: []export.EpisodeSummary{dated("2026-11-17T16:40:00Z", "success")}, bars: 1, maxSlots: 1,
+		{name: "only undated", eps: []export.EpisodeHead{dated("", "success"), dated("soon", "failure")}},
+		{name: "one", eps: []export.EpisodeHead{dated("2026-11-17T16:40:00Z", "success")}, bars: 1, maxSlots: 1,
 			desc: []string{"1 episode in the week of 16 November 2026: 1 success."}},
 		{name: "a few weeks, by week", eps: episodesEvery(30, start, day), bars: 5, maxSlots: 5,
 			desc: []string{"30 episodes from the week of 11 March 2024 to the week of 8 April 2024, counted by week"}},
 		{name: "months with a gap", bars: 3, maxSlots: 7,
-			eps:  []export.EpisodeSummary{dated("2025-01-31", "success"), dated("2025-02-01", "partial"), dated("2025-07-04T00:00:00Z", "failure"), dated("2025-07-05", "")},
+			eps:  []export.EpisodeHead{dated("2025-01-31", "success"), dated("2025-02-01", "partial"), dated("2025-07-04T00:00:00Z", "failure"), dated("2025-07-05", "")},
 			desc: []string{"4 episodes from January 2025 to July 2025, counted by month: 1 success, 1 partial, 1 failure, 1 no outcome.", "The busiest month was July 2025, with 2 episodes."}},
 		{name: "undated and odd dates are counted, not drawn", bars: 1, maxSlots: 1,
-			eps:  []export.EpisodeSummary{dated("2025-01-31", "success"), dated("", "success"), dated("2025-13-01", "failure"), dated("31/01/2025", ""), dated("2025-01-3x", "")},
+			eps:  []export.EpisodeHead{dated("2025-01-31", "success"), dated("", "success"), dated("2025-13-01", "failure"), dated("31/01/2025", ""), dated("2025-01-3x", "")},
 			desc: []string{"1 episode in the week of 27 January 2025: 1 success. 4 episodes without a date are not shown."}},
 		{name: "ten years", eps: episodesEvery(10000, start, 9*time.Hour), bars: 21, maxSlots: 21, desc: []string{"counted by half-year"}},
-		{name: "millennia", eps: []export.EpisodeSummary{dated("0001-01-01", "success"), dated("9999-12-31", "failure")}, bars: 2, maxSlots: 36,
+		{name: "millennia", eps: []export.EpisodeHead{dated("0001-01-01", "success"), dated("9999-12-31", "failure")}, bars: 2, maxSlots: 36,
 			desc: []string{"counted by 500 years"}},
 	}
 	for _, tt := range tests {
