@@ -69,8 +69,9 @@ type Report struct {
 	Stages      []Stage
 	// BaseURL is where the site lives, and which setting said so.
 	BaseURL BaseURL
-	// CacheErr is why the query cache could not be written; the build
-	// itself is good.
+	// CacheErr is why a query cache made from another state of the
+	// repository could not be removed; the build itself is good, and the
+	// next query replaces that cache.
 	CacheErr error
 	// Pages is what the build took from the page store and kept in it.
 	Pages PageReuse
@@ -107,8 +108,9 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	}
 	defer out.release()
 
-	// The fingerprint is taken before anything is read: a note edited
-	// during the build makes the cache stale, never wrongly fresh.
+	// The fingerprint is taken before anything is read: a query cache
+	// made from it holds what this build reads (dropStaleCache); a note
+	// edited during the build makes that cache stale, never wrongly fresh.
 	fp, fpErr := fingerprint(opt)
 	in, err := load(ctx, opt, &clock)
 	if err != nil {
@@ -132,8 +134,7 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	if err := refuseShrink(opt, docs, r); err != nil {
 		return r, err
 	}
-	// The bootstrap's candidates are made once: the build fits them to
-	// its budget, the cache keeps them for `engram bootstrap --budget`.
+	// The bootstrap's candidates, fitted to its budget.
 	boot := bootstrap.Build(docs)
 	budget := opt.Budget
 	if budget == 0 {
@@ -143,8 +144,8 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	if err != nil {
 		return r, err
 	}
-	// The search documents serve the static index, the similar episodes
-	// and the cached bleve index alike.
+	// The search documents serve the static index and the similar
+	// episodes alike.
 	sdocs := search.DocsFromSite(docs)
 	static, err := staticSearchFiles(sdocs)
 	if err != nil {
@@ -206,19 +207,12 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 			err = errors.Join(err, perr)
 		}
 	}
-	if err == nil && ctx.Err() != nil {
-		// Interrupted after the swap: the new output is complete, but the
-		// build was asked to stop before its cache.
-		err = fmt.Errorf("build interrupted after the output was published; the query cache was not updated: %w", ctx.Err())
-	}
 	if err == nil {
-		// The search index is built with the cache: the command line
-		// searches it, the site does not.
-		clock.start("cache+search")
-		r.CacheErr = fpErr
-		if fpErr == nil {
-			r.CacheErr = saveCache(ctx, opt, fp, snapshotOf(docs, boot, sim), sdocs, outScan)
-		}
+		// The query cache and the search index serve the queries, never
+		// the site: the first query after a build makes them (cache.go).
+		// One made from another state of the repository may hold what
+		// this build no longer publishes (a note turned private), and goes.
+		r.CacheErr = dropStaleCache(opt, fp, fpErr)
 	}
 	clock.stop()
 	return r, err
@@ -328,14 +322,6 @@ func bootstrapFiles(boot bootstrap.Candidates, budget int) ([]export.File, error
 		{Path: "api/v1/bootstrap.md", Data: md},
 		{Path: "api/v1/schema/bootstrap.schema.json", Data: schema},
 	}, nil
-}
-
-func saveCache(ctx context.Context, opt Options, fp string, snap *query.Snapshot, sdocs []search.Doc, scan *secrets.Scanner) error {
-	dir, err := cacheDir(opt.Repo, opt.CacheDir)
-	if err != nil {
-		return err
-	}
-	return writeCache(ctx, dir, opt, fp, snap, sdocs, scan)
 }
 
 func (o Options) withDefaults() Options {
