@@ -10,8 +10,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/engramhq/engram/indexer/bootstrap"
@@ -134,38 +134,18 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	if err := refuseShrink(opt, docs, r); err != nil {
 		return r, err
 	}
-	// The bootstrap's candidates, fitted to its budget.
-	boot := bootstrap.Build(docs)
+	if err := interrupted(ctx); err != nil {
+		return r, err
+	}
 	budget := opt.Budget
 	if budget == 0 {
 		budget = *in.Config.Bootstrap.Budget
 	}
-	bootFiles, err := bootstrapFiles(boot, budget)
+	later, err := laterOf(ctx, &clock, docs, budget)
 	if err != nil {
-		return r, err
+		return r, cmp.Or(interrupted(ctx), err)
 	}
-	// The search documents serve the static index and the similar
-	// episodes alike.
-	sdocs := search.DocsFromSite(docs)
-	static, err := staticSearchFiles(sdocs)
-	if err != nil {
-		return r, err
-	}
-	// The site's own JSON files (its pages' twins) have schemas too,
-	// listed in the manifest with the API's.
-	siteSchemas, err := site.SchemaFiles()
-	if err != nil {
-		return r, err
-	}
-	if err := interrupted(ctx); err != nil {
-		return r, err
-	}
-	clock.start("similar")
-	sim := search.NewSimilarity(sdocs)
-	pub := docs.With(export.Later{Similar: similarEpisodes(sim), Budget: budget, Files: slices.Concat(bootFiles, static, siteSchemas)})
-	if err := interrupted(ctx); err != nil {
-		return r, err
-	}
+	pub := docs.With(later)
 	clock.start("api")
 	files, err := pub.Files()
 	if err != nil {
@@ -334,26 +314,52 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// stopwatch records how long each stage takes.
+// stopwatch records how long each stage takes, in Report.Stages in the
+// order the stages began. The stages of the build's own line follow one
+// another (start ends the one before); a stage that runs beside them
+// (begin) has a time of its own, which overlaps theirs.
 type stopwatch struct {
 	r        *Report
-	name     string
-	began    time.Time
 	progress func(string)
+
+	mu      sync.Mutex
+	current func() // ends the stage start began; nil between stages
 }
 
+// start ends the current stage and begins name.
 func (s *stopwatch) start(name string) {
 	s.stop()
-	s.name, s.began = name, time.Now()
-	if s.progress != nil {
-		s.progress(name)
+	end := s.begin(name)
+	s.mu.Lock()
+	s.current = end
+	s.mu.Unlock()
+}
+
+// stop ends the current stage.
+func (s *stopwatch) stop() {
+	s.mu.Lock()
+	end := s.current
+	s.current = nil
+	s.mu.Unlock()
+	if end != nil {
+		end()
 	}
 }
 
-func (s *stopwatch) stop() {
-	if s.name != "" {
-		s.r.Stages = append(s.r.Stages, Stage{Name: s.name, Duration: time.Since(s.began)})
-		s.name = ""
+// begin begins the stage name, which ends when end is called; called
+// from the build's own goroutine (Progress is), not from the stage's.
+func (s *stopwatch) begin(name string) (end func()) {
+	s.mu.Lock()
+	i, began := len(s.r.Stages), time.Now()
+	s.r.Stages = append(s.r.Stages, Stage{Name: name})
+	s.mu.Unlock()
+	if s.progress != nil {
+		s.progress(name)
+	}
+	return func() {
+		s.mu.Lock()
+		s.r.Stages[i].Duration = time.Since(began)
+		s.mu.Unlock()
 	}
 }
 
