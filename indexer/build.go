@@ -66,7 +66,10 @@ type Report struct {
 	RefTime     time.Time
 	Counts      map[string]int
 	Diagnostics []note.Diagnostic
-	Stages      []Stage
+	// Stages are in the order they began. Most follow one another; one
+	// that runs beside them (similar, beside the end of export) has its
+	// own time, within theirs: the times add up to more than the build's.
+	Stages []Stage
 	// BaseURL is where the site lives, and which setting said so.
 	BaseURL BaseURL
 	// CacheErr is why a query cache made from another state of the
