@@ -10,8 +10,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/engramhq/engram/indexer/bootstrap"
@@ -66,11 +66,15 @@ type Report struct {
 	RefTime     time.Time
 	Counts      map[string]int
 	Diagnostics []note.Diagnostic
-	Stages      []Stage
+	// Stages are in the order they began. Most follow one another; one
+	// that runs beside them (similar, beside the end of export) has its
+	// own time, within theirs: the times add up to more than the build's.
+	Stages []Stage
 	// BaseURL is where the site lives, and which setting said so.
 	BaseURL BaseURL
-	// CacheErr is why the query cache could not be written; the build
-	// itself is good.
+	// CacheErr is why a query cache made from another state of the
+	// repository could not be removed; the build itself is good, and the
+	// next query replaces that cache.
 	CacheErr error
 	// Pages is what the build took from the page store and kept in it.
 	Pages PageReuse
@@ -107,8 +111,9 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	}
 	defer out.release()
 
-	// The fingerprint is taken before anything is read: a note edited
-	// during the build makes the cache stale, never wrongly fresh.
+	// The fingerprint is taken before anything is read: a query cache
+	// made from it holds what this build reads (dropStaleCache); a note
+	// edited during the build makes that cache stale, never wrongly fresh.
 	fp, fpErr := fingerprint(opt)
 	in, err := load(ctx, opt, &clock)
 	if err != nil {
@@ -132,39 +137,18 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	if err := refuseShrink(opt, docs, r); err != nil {
 		return r, err
 	}
-	// The bootstrap's candidates are made once: the build fits them to
-	// its budget, the cache keeps them for `engram bootstrap --budget`.
-	boot := bootstrap.Build(docs)
+	if err := interrupted(ctx); err != nil {
+		return r, err
+	}
 	budget := opt.Budget
 	if budget == 0 {
 		budget = *in.Config.Bootstrap.Budget
 	}
-	bootFiles, err := bootstrapFiles(boot, budget)
+	later, err := laterOf(ctx, &clock, docs, budget)
 	if err != nil {
-		return r, err
+		return r, cmp.Or(interrupted(ctx), err)
 	}
-	// The search documents serve the static index, the similar episodes
-	// and the cached bleve index alike.
-	sdocs := search.DocsFromSite(docs)
-	static, err := staticSearchFiles(sdocs)
-	if err != nil {
-		return r, err
-	}
-	// The site's own JSON files (its pages' twins) have schemas too,
-	// listed in the manifest with the API's.
-	siteSchemas, err := site.SchemaFiles()
-	if err != nil {
-		return r, err
-	}
-	if err := interrupted(ctx); err != nil {
-		return r, err
-	}
-	clock.start("similar")
-	sim := search.NewSimilarity(sdocs)
-	pub := docs.With(export.Later{Similar: similarEpisodes(sim), Budget: budget, Files: slices.Concat(bootFiles, static, siteSchemas)})
-	if err := interrupted(ctx); err != nil {
-		return r, err
-	}
+	pub := docs.With(later)
 	clock.start("api")
 	files, err := pub.Files()
 	if err != nil {
@@ -206,19 +190,12 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 			err = errors.Join(err, perr)
 		}
 	}
-	if err == nil && ctx.Err() != nil {
-		// Interrupted after the swap: the new output is complete, but the
-		// build was asked to stop before its cache.
-		err = fmt.Errorf("build interrupted after the output was published; the query cache was not updated: %w", ctx.Err())
-	}
 	if err == nil {
-		// The search index is built with the cache: the command line
-		// searches it, the site does not.
-		clock.start("cache+search")
-		r.CacheErr = fpErr
-		if fpErr == nil {
-			r.CacheErr = saveCache(ctx, opt, fp, snapshotOf(docs, boot, sim), sdocs, outScan)
-		}
+		// The query cache and the search index serve the queries, never
+		// the site: the first query after a build makes them (cache.go).
+		// One made from another state of the repository may hold what
+		// this build no longer publishes (a note turned private), and goes.
+		r.CacheErr = dropStaleCache(opt, fp, fpErr)
 	}
 	clock.stop()
 	return r, err
@@ -337,14 +314,6 @@ func bootstrapFiles(boot bootstrap.Candidates, budget int) ([]export.File, error
 	}, nil
 }
 
-func saveCache(ctx context.Context, opt Options, fp string, snap *query.Snapshot, sdocs []search.Doc, scan *secrets.Scanner) error {
-	dir, err := cacheDir(opt.Repo, opt.CacheDir)
-	if err != nil {
-		return err
-	}
-	return writeCache(ctx, dir, opt, fp, snap, sdocs, scan)
-}
-
 func (o Options) withDefaults() Options {
 	if o.Repo == "" {
 		o.Repo = "."
@@ -355,26 +324,52 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// stopwatch records how long each stage takes.
+// stopwatch records how long each stage takes, in Report.Stages in the
+// order the stages began. The stages of the build's own line follow one
+// another (start ends the one before); a stage that runs beside them
+// (begin) has a time of its own, which overlaps theirs.
 type stopwatch struct {
 	r        *Report
-	name     string
-	began    time.Time
 	progress func(string)
+
+	mu      sync.Mutex
+	current func() // ends the stage start began; nil between stages
 }
 
+// start ends the current stage and begins name.
 func (s *stopwatch) start(name string) {
 	s.stop()
-	s.name, s.began = name, time.Now()
-	if s.progress != nil {
-		s.progress(name)
+	end := s.begin(name)
+	s.mu.Lock()
+	s.current = end
+	s.mu.Unlock()
+}
+
+// stop ends the current stage.
+func (s *stopwatch) stop() {
+	s.mu.Lock()
+	end := s.current
+	s.current = nil
+	s.mu.Unlock()
+	if end != nil {
+		end()
 	}
 }
 
-func (s *stopwatch) stop() {
-	if s.name != "" {
-		s.r.Stages = append(s.r.Stages, Stage{Name: s.name, Duration: time.Since(s.began)})
-		s.name = ""
+// begin begins the stage name, which ends when end is called; called
+// from the build's own goroutine (Progress is), not from the stage's.
+func (s *stopwatch) begin(name string) (end func()) {
+	s.mu.Lock()
+	i, began := len(s.r.Stages), time.Now()
+	s.r.Stages = append(s.r.Stages, Stage{Name: name})
+	s.mu.Unlock()
+	if s.progress != nil {
+		s.progress(name)
+	}
+	return func() {
+		s.mu.Lock()
+		s.r.Stages[i].Duration = time.Since(began)
+		s.mu.Unlock()
 	}
 }
 

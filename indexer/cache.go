@@ -26,13 +26,16 @@ import (
 	"github.com/engramhq/engram/indexer/source"
 )
 
-// The query cache: every build leaves a snapshot of its documents (less
-// the prose) in a cache directory of the user's, keyed by the repository's
-// absolute path, with a fingerprint of the repository it was made from.
-// A query answers from it while the fingerprint holds, and otherwise reads
-// the repository again (every stage but the site) and replaces it. The
-// cache is never part of the output and never read by a build (the page
-// store beside it is, pagecache.go).
+// The query cache: a snapshot of the documents (less the prose), the
+// similarity model and the bleve search index, in a cache directory of
+// the user's, keyed by the repository's absolute path, with a
+// fingerprint of the repository it was made from. A query answers from
+// it while the fingerprint holds, and otherwise reads the repository
+// again (every stage but the site) and replaces it. A build does not
+// write it: the site needs none of it, so the first query after a build
+// makes it (issue 30). The cache is never part of the output and never
+// read by a build (the page store beside it is, pagecache.go); a build
+// removes one made from another state of the repository (dropStaleCache).
 //
 // It holds only what a build would publish (SPEC §6, "Caches hold only
 // what was published"). A refresh is refused where a build is: a secret
@@ -506,6 +509,23 @@ func scanCache(ctx context.Context, scan *secrets.Scanner, files []cacheFile, do
 	}
 	return fmt.Errorf("%w: the notes hold %d secrets that the scan of their files did not find (escaped: an HTML entity, a YAML escape); queries answer only from what a build publishes:%s",
 		ErrRefused, len(found), listFound(found))
+}
+
+// dropStaleCache removes the query cache of opt.Repo unless it was made
+// from the repository as fingerprint fp (fpErr: none could be taken)
+// saw it, by this version of engram. A build calls it once published:
+// the cache of another state may hold what the build no longer
+// publishes (a note turned private since), while the next query would
+// replace it anyway (SPEC §6, "Caches hold only what was published").
+func dropStaleCache(opt Options, fp string, fpErr error) error {
+	dir, err := cacheDir(opt.Repo, opt.CacheDir)
+	if err != nil {
+		return err
+	}
+	if meta, err := readMeta(dir); err == nil && fpErr == nil && meta.Format == cacheFormat && meta.Generator == Version && meta.Fingerprint == fp {
+		return nil
+	}
+	return removeCache(dir)
 }
 
 // dropCache removes the query cache of opt.Repo.

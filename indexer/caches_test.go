@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,24 +116,25 @@ func markedNote(private bool) string {
 }
 
 // TestCachesForgetPrivateNote: a note turned private is gone from every
-// byte of the caches once a build publishes without it, and from the
-// query cache once a query reads the repository again.
+// byte of the caches once a build publishes without it (a build writes
+// no query cache, and removes the one a query made of the repository
+// before), and from the query cache once a query reads the repository
+// again.
 func TestCachesForgetPrivateNote(t *testing.T) {
 	for _, by := range []string{"build", "query"} {
 		t.Run(by, func(t *testing.T) {
 			repo := writeRepo(t, map[string][]byte{"episodes/marked.md": []byte(markedNote(false))})
 			cache := t.TempDir()
 			opt := indexer.Options{Repo: repo, Out: filepath.Join(t.TempDir(), "public"), CacheDir: cache}
-			// refresh builds, or queries, and returns how many search
-			// results the mark has (a query's own index; 0 for a build).
-			refresh := func() int {
+			build := func() {
 				t.Helper()
-				if by == "build" {
-					if _, err := indexer.Build(context.Background(), opt); err != nil {
-						t.Fatal(err)
-					}
-					return 0
+				if _, err := indexer.Build(context.Background(), opt); err != nil {
+					t.Fatal(err)
 				}
+			}
+			// query returns how many search results the mark has.
+			query := func() int {
+				t.Helper()
 				snap, _, err := indexer.Snapshot(context.Background(), opt, indexer.PartEpisodes|indexer.PartSearch)
 				if err != nil {
 					t.Fatal(err)
@@ -144,17 +146,28 @@ func TestCachesForgetPrivateNote(t *testing.T) {
 				}
 				return len(hits)
 			}
-			refresh()
-			if len(holding(t, cache, privateMark, nil)) == 0 {
-				t.Fatalf("the %s cached nothing of the note: the test would see nothing", by)
+			// The page store holds the note's page, the query cache its
+			// snapshot and search index.
+			build()
+			if n := query(); n == 0 {
+				t.Fatal("a search does not find the note: the test would see nothing")
+			}
+			if len(holding(t, cache, privateMark, queryCache)) == 0 || len(holding(t, cache, privateMark, func(p string) bool { return !queryCache(p) })) == 0 {
+				t.Fatal("the caches hold nothing of the note: the test would see nothing")
 			}
 			if err := os.WriteFile(filepath.Join(repo, "episodes", "marked.md"), []byte(markedNote(true)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if n := refresh(); n > 0 {
+			if by == "build" {
+				build()
+			} else if n := query(); n > 0 {
 				t.Errorf("a search finds the note turned private (%d results)", n)
 			}
-			if where := holding(t, cache, privateMark, nil); len(where) > 0 {
+			skip := queryCache // a query leaves the page store as it was
+			if by == "build" {
+				skip = nil
+			}
+			if where := holding(t, cache, privateMark, skip); len(where) > 0 {
 				t.Errorf("the note turned private is still in %v", where)
 			}
 		})
@@ -162,14 +175,17 @@ func TestCachesForgetPrivateNote(t *testing.T) {
 }
 
 // TestRefusalDropsQueryCache: a build refused (here for a secret in
-// another note) leaves no query cache to answer from, so a note turned
-// private in the same change is not answered either; a query then
-// refuses as the build did.
+// another note) leaves no query cache to answer from (the one a query
+// made after the last good build), so a note turned private in the same
+// change is not answered either; a query then refuses as the build did.
 func TestRefusalDropsQueryCache(t *testing.T) {
 	repo := writeRepo(t, map[string][]byte{"episodes/marked.md": []byte(markedNote(false))})
 	cache := t.TempDir()
 	opt := indexer.Options{Repo: repo, Out: filepath.Join(t.TempDir(), "public"), CacheDir: cache}
 	if _, err := indexer.Build(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := indexer.Snapshot(context.Background(), opt, indexer.PartEpisodes); err != nil {
 		t.Fatal(err)
 	}
 	if len(holding(t, cache, privateMark, queryCache)) == 0 {
@@ -281,5 +297,97 @@ func TestOutputScanKnown(t *testing.T) {
 		if where := holding(t, cache, k.Secret, nil); len(where) > 0 {
 			t.Errorf("%s: the cache holds the secret in %v", name, where)
 		}
+	}
+}
+
+// queryCacheFiles lists the files of the query cache under the cache
+// directory cache: its folder is named by a hash of the repository's
+// path, the page store (<hash>.pages) and the notes' titles
+// (<hash>.notes.gob) are beside it.
+func queryCacheFiles(t *testing.T, cache string) []string {
+	t.Helper()
+	var files []string
+	for p := range tree(t, cache) {
+		if top, _, _ := strings.Cut(p, "/"); !strings.Contains(top, ".") {
+			files = append(files, p)
+		}
+	}
+	slices.Sort(files)
+	return files
+}
+
+// TestBuildLeavesQueryCacheToQueries (issue 30): a build writes no query
+// cache and no search index, which serve the queries and never the
+// site: the first query after it reads the repository and makes them,
+// and its search finds the notes. A query cache made from the state the
+// build read stays (the next query answers from it); one made from an
+// earlier state goes with the build.
+func TestBuildLeavesQueryCacheToQueries(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// before runs before the build: a query, an edit.
+		before []string
+		// kept: the query cache is there after the build.
+		kept bool
+	}{
+		{"no query before", nil, false},
+		{"a query of the state built", []string{"query"}, true},
+		{"a query of an earlier state", []string{"query", "edit"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo := writeRepo(t, map[string][]byte{"episodes/marked.md": []byte(markedNote(false))})
+			cache := t.TempDir()
+			opt := indexer.Options{Repo: repo, Out: filepath.Join(t.TempDir(), "public"), CacheDir: cache}
+			search := func() (hits int, info indexer.SnapshotInfo) {
+				t.Helper()
+				snap, info, err := indexer.Snapshot(context.Background(), opt, indexer.PartEpisodes|indexer.PartSearch)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer snap.Close()
+				items, err := snap.Search(privateMark, "", 10, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return len(items), info
+			}
+			for _, step := range tc.before {
+				switch step {
+				case "query":
+					search()
+				case "edit":
+					if err := os.WriteFile(filepath.Join(repo, "episodes", "other.md"), []byte(fixedNote), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			before := queryCacheFiles(t, cache)
+			r, err := indexer.Build(context.Background(), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.CacheErr != nil {
+				t.Errorf("build: cache error %v", r.CacheErr)
+			}
+			for _, s := range r.Stages {
+				if strings.Contains(s.Name, "cache") {
+					t.Errorf("the build has a stage %q", s.Name)
+				}
+			}
+			after := queryCacheFiles(t, cache)
+			if tc.kept && !slices.Equal(after, before) {
+				t.Errorf("the query cache of the state built: %v before the build, %v after; want it kept", before, after)
+			}
+			if !tc.kept && len(after) > 0 {
+				t.Errorf("after the build, the query cache holds %v; want none", after)
+			}
+			hits, info := search()
+			if hits != 1 || info.Refreshed == tc.kept || info.CacheErr != nil {
+				t.Errorf("the query after the build: %d hits, refreshed %v, cache error %v; want 1 hit, refreshed %v", hits, info.Refreshed, info.CacheErr, !tc.kept)
+			}
+			if hits, info := search(); hits != 1 || info.Refreshed {
+				t.Errorf("the next query: %d hits, refreshed %v; want 1 hit from the cache", hits, info.Refreshed)
+			}
+		})
 	}
 }

@@ -107,6 +107,16 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		return nil, err
 	}
 
+	// The lessons' clusters and the related episodes read the notes and
+	// nothing of the graph: they run beside poisoning and graph, which
+	// wait for them (issue 30).
+	var (
+		aside    sync.WaitGroup
+		clusters []export.LessonCluster
+		rel      [][]related.Work
+	)
+	aside.Go(func() { clusters = clusterLessons(notes, meta) })
+	aside.Go(func() { rel = related.Find(notes) })
 	clock.start("poisoning")
 	poisoned := poison.Check(notes, func(p string) ([]byte, error) { return fs.ReadFile(repo.FS, p) }, cfg.Poisoning.Allow)
 	diags = append(diags, poisoned.Diags...)
@@ -122,6 +132,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		Poisoned:                  poisoned.Poisoned,
 	})
 	diags = append(diags, g.Diags...)
+	aside.Wait()
 	redactDiagnostics(diags, quoted)
 	note.SortDiagnostics(diags)
 	counts["diagnostics"] = len(diags)
@@ -131,8 +142,8 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		Export: export.Input{
 			Title: cfg.Title, BaseURL: base.prefix(), RelativeLinks: base.URL == "", Generator: "engram " + Version,
 			Commit: repo.Head, ReferenceTime: ref, Notes: notes, Meta: meta, Graph: g,
-			Feedback: feedback, Decay: cfg.decay(), Diagnostics: public(diags, private, hidden), Lessons: clusterLessons(notes, meta),
-			Events: kept, RetentionDays: *cfg.Events.RetentionDays, Related: related.Find(notes),
+			Feedback: feedback, Decay: cfg.decay(), Diagnostics: public(diags, private, hidden), Lessons: clusters,
+			Events: kept, RetentionDays: *cfg.Events.RetentionDays, Related: rel,
 			Poisoning: flagged(poisoned.Findings),
 		},
 		Diagnostics: diags,

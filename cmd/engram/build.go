@@ -69,7 +69,7 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stderr, "engram: the base URL %s (%s) has no host: the sitemap, RSS, feed.json and llms.txt link with paths, which their readers may not follow; give the whole URL (https://host%s).\n", b.URL, b.From, b.URL)
 	}
 	if r.CacheErr != nil {
-		fmt.Fprintf(stderr, "engram: warning: the query cache and search index could not be written (%v); queries will read the repository again\n", r.CacheErr)
+		fmt.Fprintf(stderr, "engram: warning: the query cache of an earlier state of the repository could not be removed (%v); the next query replaces it\n", r.CacheErr)
 	}
 	if r.Pages.Err != nil {
 		fmt.Fprintf(stderr, "engram: warning: %v; the next build renders these pages again\n", r.Pages.Err)

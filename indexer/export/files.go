@@ -3,10 +3,14 @@ package export
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // File is one output file, its path relative to the output root.
@@ -19,7 +23,10 @@ type File struct {
 // path, with the manifest (index.json) listing all of them.
 func (s *Site) Files() ([]File, error) {
 	ref := formatTime(s.ReferenceTime)
-	var files []File
+	files, err := s.documentFiles()
+	if err != nil {
+		return nil, err
+	}
 	add := func(name string, v any) error {
 		data, err := encode(v)
 		if err != nil {
@@ -31,28 +38,14 @@ func (s *Site) Files() ([]File, error) {
 	summaries := make([]EpisodeSummary, len(s.Episodes))
 	for i, e := range s.Episodes {
 		summaries[i] = e.Summary()
-		if err := add("episodes/"+slugOf(e.JSONURL), e); err != nil {
-			return nil, err
-		}
 	}
 	patterns := make([]PatternSummary, len(s.Patterns))
 	for i, p := range s.Patterns {
 		patterns[i] = summary(p)
-		if err := add("patterns/"+slugOf(p.JSONURL), p); err != nil {
-			return nil, err
-		}
-	}
-	for _, n := range s.Notes {
-		if err := add("notes/"+slugOf(n.JSONURL), n); err != nil {
-			return nil, err
-		}
 	}
 	workflows := make([]WorkflowSummary, len(s.Workflows))
 	for i, w := range s.Workflows {
 		workflows[i] = w.WorkflowSummary
-		if err := add("workflows/"+slugOf(w.JSONURL), w); err != nil {
-			return nil, err
-		}
 	}
 	for _, f := range []struct {
 		name string
@@ -96,6 +89,43 @@ func (s *Site) Files() ([]File, error) {
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, nil
+}
+
+// documentFiles are the files of the episodes, patterns, notes and
+// workflows, in that order, each encoded on its own on all cores: a
+// document's file depends on that document alone (issue 30).
+func (s *Site) documentFiles() ([]File, error) {
+	var docs []func() (string, any)
+	for i := range s.Episodes {
+		docs = append(docs, func() (string, any) { e := s.Episodes[i]; return "episodes/" + slugOf(e.JSONURL), e })
+	}
+	for i := range s.Patterns {
+		docs = append(docs, func() (string, any) { p := s.Patterns[i]; return "patterns/" + slugOf(p.JSONURL), p })
+	}
+	for i := range s.Notes {
+		docs = append(docs, func() (string, any) { n := s.Notes[i]; return "notes/" + slugOf(n.JSONURL), n })
+	}
+	for i := range s.Workflows {
+		docs = append(docs, func() (string, any) { w := s.Workflows[i]; return "workflows/" + slugOf(w.JSONURL), w })
+	}
+	files := make([]File, len(docs))
+	errs := make([]error, len(docs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(docs)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(docs); i = int(next.Add(1) - 1) {
+				name, v := docs[i]()
+				data, err := encode(v)
+				if err != nil {
+					errs[i] = fmt.Errorf("encode %s: %w", name, err)
+				}
+				files[i] = File{Path: "api/v1/" + name, Data: data}
+			}
+		})
+	}
+	wg.Wait()
+	return files, errors.Join(errs...)
 }
 
 // Paths are the paths of files, in their order.

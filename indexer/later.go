@@ -1,0 +1,50 @@
+package indexer
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+
+	"github.com/engramhq/engram/indexer/bootstrap"
+	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/search"
+	"github.com/engramhq/engram/site"
+)
+
+// laterOf makes what the build publishes beside the documents, from
+// them alone: the bootstrap fitted to budget, the static search index,
+// the schemas of the site's own JSON files and every episode's similar
+// episodes. Each reads docs and writes nothing of it, so they run at the
+// same time (issue 30: a build uses the cores it has); the similar
+// episodes are the stage "similar", which overlaps the end of "export".
+// A build interrupted before "similar" begins, or while these run,
+// returns its interruption.
+func laterOf(ctx context.Context, clock *stopwatch, docs *export.Site, budget int) (export.Later, error) {
+	// The search documents serve the static index and the similar
+	// episodes alike.
+	sdocs := search.DocsFromSite(docs)
+	var (
+		wg                          sync.WaitGroup
+		boot, static, schemas       []export.File
+		bootErr, staticErr, siteErr error
+		similar                     map[string][]export.Similar
+	)
+	wg.Go(func() { boot, bootErr = bootstrapFiles(bootstrap.Build(docs), budget) })
+	wg.Go(func() { static, staticErr = staticSearchFiles(sdocs) })
+	// The site's own JSON files (its pages' twins) have schemas too,
+	// listed in the manifest with the API's.
+	wg.Go(func() { schemas, siteErr = site.SchemaFiles() })
+	if err := interrupted(ctx); err == nil {
+		end := clock.begin("similar")
+		wg.Go(func() {
+			defer end()
+			similar = similarEpisodes(search.NewSimilarity(sdocs))
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(interrupted(ctx), bootErr, staticErr, siteErr); err != nil {
+		return export.Later{}, err
+	}
+	return export.Later{Similar: similar, Budget: budget, Files: slices.Concat(boot, static, schemas)}, nil
+}
