@@ -90,6 +90,10 @@ func contentOf(p page, r *reuse) (content, error) {
 		return content{}, err
 	}
 	c := content{path: p.path, data: data}
+	if regular(p.path) && listKinds[p.kind] {
+		// A batch holds no other page for it to show.
+		return content{}, fmt.Errorf("a %s page shows other pages, so it must be a section's _index.md, not a regular page rendered in a batch", p.kind)
+	}
 	if regular(p.path) {
 		stub := frontMatter{Title: p.title, LinkTitle: p.linkTitle, Date: p.date, Lastmod: p.lastmod, Layout: p.kind, Params: listedParams(p.params), Build: &buildOptions{Render: "link"}}
 		if c.stub, err = json.Marshal(stub); err != nil {

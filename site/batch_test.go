@@ -3,6 +3,7 @@ package site_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io/fs"
 	"maps"
 	"os"
@@ -151,4 +152,37 @@ func treeFiles(t *testing.T, dir string) map[string][]byte {
 		t.Fatal(err)
 	}
 	return files
+}
+
+// TestBatchesStopWhenCancelled: a render whose context ends renders no
+// further batch, nor the list site. The store ends the context as the
+// first page is kept, with a page a batch.
+func TestBatchesStopWhenCancelled(t *testing.T) {
+	s, api := loadSite(t, filepath.Join("..", "content"), "")
+	defer site.SetBatchSize(1)()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	store := &cancelStore{mapStore: mapStore{m: map[site.PageKey][]byte{}}, cancel: cancel}
+	out := filepath.Join(t.TempDir(), "public")
+	_, err := site.Render(ctx, s, out, site.Options{API: api, Pages: store})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Render() = %v, want context.Canceled", err)
+	}
+	if len(store.m) != 1 {
+		t.Errorf("%d pages rendered, want the first only", len(store.m))
+	}
+	if _, err := os.Stat(filepath.Join(out, "index.html")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the home page was rendered after the context ended: %v", err)
+	}
+}
+
+// cancelStore ends the render's context as it keeps a page.
+type cancelStore struct {
+	mapStore
+	cancel context.CancelFunc
+}
+
+func (s *cancelStore) Put(k site.PageKey, page []byte) error {
+	defer s.cancel()
+	return s.mapStore.Put(k, page)
 }
