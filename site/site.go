@@ -57,8 +57,9 @@ type Rendered struct {
 const workDir = "/engram"
 
 // Render writes the site for s into publishDir, which must be empty or
-// absent. The Hugo project (configuration, templates, generated content)
-// is built in memory: only publishDir is written.
+// absent. The Hugo projects (configuration, templates, generated content)
+// are built in memory, one a batch of regular pages and one of the home
+// and section pages (batch.go): only publishDir is written.
 func Render(ctx context.Context, s *export.Site, publishDir string, opt Options) (Rendered, error) {
 	api := opt.API
 	if api == nil {
