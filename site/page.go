@@ -2,14 +2,10 @@ package site
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"path"
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/spf13/afero"
 
 	"github.com/engramhq/engram/indexer/export"
 )
@@ -192,42 +188,6 @@ func kindDescription(kind, title, site string) string {
 		return "Workflow " + title + " of " + site + ": its summary and its events in order."
 	}
 	return title + " — " + site + "."
-}
-
-// writePages writes the content files of ps into dir. With a cache (r
-// not nil), a page of a kind that shows only itself is looked up by its
-// key (reuse.page): found, Hugo is told only to link it.
-func writePages(ctx context.Context, fsys afero.Fs, dir string, ps []page, r *reuse) error {
-	for _, p := range ps {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		fm := frontMatter{Title: p.title, LinkTitle: p.linkTitle, Description: p.description, Date: p.date, Lastmod: p.lastmod, Outputs: p.outputs, Layout: p.kind, Twin: p.api, Params: p.params, Heads: p.heads}
-		data, err := json.Marshal(fm)
-		if err != nil {
-			return fmt.Errorf("write page %s: %w", p.path, err)
-		}
-		if r != nil && !listKinds[p.kind] {
-			found, err := r.page(p.path, data)
-			if err != nil {
-				return fmt.Errorf("write page %s: %w", p.path, err)
-			}
-			if found {
-				fm.Build = &buildOptions{Render: "link"}
-				if data, err = json.Marshal(fm); err != nil {
-					return fmt.Errorf("write page %s: %w", p.path, err)
-				}
-			}
-		}
-		full := path.Join(dir, "content", p.path)
-		if err := fsys.MkdirAll(path.Dir(full), 0o755); err != nil {
-			return fmt.Errorf("write page %s: %w", p.path, err)
-		}
-		if err := afero.WriteFile(fsys, full, append(data, '\n'), 0o644); err != nil {
-			return fmt.Errorf("write page %s: %w", p.path, err)
-		}
-	}
-	return nil
 }
 
 // apiPath is the path of an API file in the output, from its URL.

@@ -120,3 +120,17 @@ func wholeTask(e export.Episode) bool {
 	t := export.PlainText(e.Task)
 	return t != "" && export.EpisodeHeadline(e.Task, e.ID) == t
 }
+
+// listed is what the episode lists, the home page and the feed show of
+// an episode besides its title, dates and link (batch.go).
+func (v episodePage) listed() any {
+	type doc struct {
+		ID      string `json:"id"`
+		Date    string `json:"date"`
+		Outcome string `json:"outcome"`
+		Task    string `json:"task"`
+	}
+	return struct {
+		Doc doc `json:"doc"`
+	}{doc{ID: v.Doc.ID, Date: v.Doc.Date, Outcome: v.Doc.Outcome, Task: v.Doc.Task}}
+}

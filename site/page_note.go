@@ -32,3 +32,15 @@ func notePages(in input) []page {
 	}
 	return ps
 }
+
+// listed is what the notes' list shows of a note besides its title and
+// link (batch.go).
+func (v notePage) listed() any {
+	type doc struct {
+		ID   string `json:"id"`
+		Type string `json:"type"`
+	}
+	return struct {
+		Doc doc `json:"doc"`
+	}{doc{ID: v.Doc.ID, Type: v.Doc.Type}}
+}

@@ -111,3 +111,21 @@ func ruleSections(ss []export.Section) (trigger, action string, rest []export.Se
 	}
 	return trigger, action, rest
 }
+
+// listed is what the pattern lists and the home page show of a pattern
+// besides its title and link (batch.go).
+func (v patternPage) listed() any {
+	type doc struct {
+		ID          string   `json:"id"`
+		SuccessRate *float64 `json:"success_rate"`
+		Occurrences int      `json:"occurrences"`
+		Confidence  *float64 `json:"confidence"`
+		StatsSource string   `json:"stats_source"`
+		Antipattern bool     `json:"antipattern"`
+		Flags       []string `json:"flags"`
+	}
+	d := v.Doc
+	return struct {
+		Doc doc `json:"doc"`
+	}{doc{ID: d.ID, SuccessRate: d.SuccessRate, Occurrences: d.Occurrences, Confidence: d.Confidence, StatsSource: d.StatsSource, Antipattern: d.Antipattern, Flags: d.Flags}}
+}

@@ -22,10 +22,12 @@ import (
 // a page's kinds show only their own page's front matter: what Hugo writes
 // for such a page is a function of that content file, its path, the Hugo
 // configuration, the templates and the code that renders them, and nothing
-// else. Those make its key. A page whose key a PageCache holds is given to
-// Hugo with `build.render = "link"` (it keeps its URL, and the lists and
-// the sitemap still see it) and its bytes are written from the cache; the
-// others are rendered and their bytes kept under their key.
+// else. Those make its key. A page whose key a PageCache holds has its
+// bytes written from the cache, and Hugo sees it only with
+// `build.render = "link"` (it keeps its URL, and the lists and the sitemap
+// still see it): a regular page as its stub in the list site, in no batch
+// (batch.go); the others are rendered and their bytes kept under their
+// key.
 //
 // The kinds that show other pages (listKinds) are always rendered; a test
 // (TestCachedKindsReadOnlyTheirPage) holds the others to that.

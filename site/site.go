@@ -15,16 +15,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/afero"
-
 	"github.com/engramhq/engram/indexer/export"
-	"github.com/engramhq/engram/templates"
 )
 
 // Options configure a render. The zero value discards Hugo's log.
@@ -61,8 +57,9 @@ type Rendered struct {
 const workDir = "/engram"
 
 // Render writes the site for s into publishDir, which must be empty or
-// absent. The Hugo project (configuration, templates, generated content)
-// is built in memory: only publishDir is written.
+// absent. The Hugo projects (configuration, templates, generated content)
+// are built in memory, one a batch of regular pages and one of the home
+// and section pages (batch.go): only publishDir is written.
 func Render(ctx context.Context, s *export.Site, publishDir string, opt Options) (Rendered, error) {
 	api := opt.API
 	if api == nil {
@@ -92,14 +89,9 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 			return Rendered{}, fmt.Errorf("render site: %w", err)
 		}
 	}
-	src := afero.NewMemMapFs()
-	if err := writeProject(ctx, src, workDir, s, ps, r); err != nil {
+	cs, err := contents(ctx, ps, r)
+	if err != nil {
 		return Rendered{}, fmt.Errorf("render site: %w", err)
-	}
-	// The params are in the content files now: Hugo reads them there, and
-	// the HTML made for them need not stay in memory while it renders.
-	for i := range ps {
-		ps[i].params = nil
 	}
 	log := opt.Log
 	if log == nil {
@@ -110,7 +102,7 @@ func Render(ctx context.Context, s *export.Site, publishDir string, opt Options)
 	stage("hugo")
 	twins := make(chan error, 1)
 	go func() { twins <- writeTwins(ctx, publishDir, ps, api) }()
-	err = renderHugoFs(ctx, src, workDir, publishDir, log, s.RelativeLinks, r)
+	err = renderSites(ctx, s, cs, publishDir, log, r)
 	if err := errors.Join(err, <-twins); err != nil {
 		return Rendered{}, err
 	}
@@ -176,34 +168,24 @@ func pageDir(contentPath string) string {
 	return dir + strings.TrimSuffix(file, ".md")
 }
 
-// writeProject writes the Hugo configuration, the embedded templates and
-// the generated content (ps) into dir; r, when set, is the page cache's
-// part in it (writePages).
-func writeProject(ctx context.Context, fsys afero.Fs, dir string, s *export.Site, ps []page, r *reuse) error {
-	if err := afero.WriteFile(fsys, path.Join(dir, "hugo.toml"), []byte(hugoConfig(s)), 0o644); err != nil {
-		return err
-	}
-	if err := copyFS(templates.FS, fsys, dir); err != nil {
-		return err
-	}
-	if err := afero.WriteFile(fsys, path.Join(dir, "static", headersFile), renderHeaders(), 0o644); err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := writeGraphData(fsys, dir, s); err != nil {
-		return err
-	}
-	return writePages(ctx, fsys, dir, ps, r)
-}
-
 // hugoConfig is the Hugo configuration. Hugo sees nothing of engram.toml but
 // the title and base URL, quoted as TOML strings.
 func hugoConfig(s *export.Site) string {
+	return siteConfig(s, `"taxonomy", "term"`)
+}
+
+// batchConfig is the configuration of a batch of regular pages: the
+// whole site's, but that Hugo makes no page of its own (home, sections,
+// feed, sitemap, 404), which the list site makes.
+func batchConfig(s *export.Site) string {
+	return siteConfig(s, `"home", "section", "taxonomy", "term", "rss", "sitemap", "robotstxt", "404"`)
+}
+
+// siteConfig is the Hugo configuration with the kinds disabled.
+func siteConfig(s *export.Site, disabled string) string {
 	return fmt.Sprintf(`baseURL = %q
 title = %q
-disableKinds = ["taxonomy", "term"]
+disableKinds = [%s]
 enableRobotsTXT = false
 disableHugoGeneratorInject = true
 
@@ -224,23 +206,5 @@ page = ["html"]
 enableInlineShortcodes = false
 [security.funcs]
 getenv = []
-`, s.BaseURL, s.Title, s.RelativeLinks)
-}
-
-// copyFS copies the embedded layouts/ and static/ trees into dir.
-func copyFS(src fs.FS, dst afero.Fs, dir string) error {
-	return fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || p == "." || strings.HasSuffix(p, ".go") {
-			return err
-		}
-		target := path.Join(dir, p)
-		if d.IsDir() {
-			return dst.MkdirAll(target, 0o755)
-		}
-		data, err := fs.ReadFile(src, p)
-		if err != nil {
-			return err
-		}
-		return afero.WriteFile(dst, target, data, 0o644)
-	})
+`, s.BaseURL, s.Title, disabled, s.RelativeLinks)
 }
