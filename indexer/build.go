@@ -244,16 +244,17 @@ func scanOutput(ctx context.Context, scan *secrets.Scanner, dir string, reused [
 	for _, p := range reused {
 		skip[p] = true
 	}
+	key := scan.Key()
 	var known map[secrets.Sum]bool
 	if store != nil {
-		known = store.knownScanned(scan.Key())
+		known = store.knownScanned(key)
 	}
 	found, sums, err := scan.ScanDirKnown(ctx, dir, skip, known)
 	if err != nil {
 		return fmt.Errorf("scan the output for secrets: %w", err)
 	}
 	if len(found) == 0 && store != nil {
-		store.passScanned(scan.Key(), sums, known)
+		store.passScanned(key, sums, known)
 	}
 	if len(found) == 0 {
 		return nil

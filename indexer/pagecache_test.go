@@ -18,6 +18,13 @@ func key(s string) site.PageKey { return site.PageKey(sha256.Sum256([]byte(s))) 
 // found), puts the pages in put, and commits unless abort.
 func storeRound(t *testing.T, opt Options, get []string, put map[string]string, abort bool) map[string]string {
 	t.Helper()
+	found, _ := storeReuse(t, opt, get, put, abort)
+	return found
+}
+
+// storeReuse is storeRound that also returns what the commit reported.
+func storeReuse(t *testing.T, opt Options, get []string, put map[string]string, abort bool) (map[string]string, PageReuse) {
+	t.Helper()
 	s, err := openPages(opt)
 	if err != nil {
 		t.Fatal(err)
@@ -35,12 +42,13 @@ func storeRound(t *testing.T, opt Options, get []string, put map[string]string, 
 	}
 	if abort {
 		s.abort()
-		return found
+		return found, PageReuse{}
 	}
-	if _, err := s.commit(); err != nil {
+	r, err := s.commit()
+	if err != nil {
 		t.Fatal(err)
 	}
-	return found
+	return found, r
 }
 
 // TestPageStore: a page kept by a committed build is found by the next; a
@@ -235,22 +243,9 @@ func TestPageStoreClearsLeftovers(t *testing.T) {
 // cut short or of another engram is a Reset, and pages whose bytes fail
 // their SHA-256 (flipped, or the pack cut short) are counted as Damaged.
 func TestPageStoreSaysWhy(t *testing.T) {
-	open := func(t *testing.T, opt Options, get ...string) (PageReuse, map[string]string) {
+	open := func(t *testing.T, opt Options) (PageReuse, map[string]string) {
 		t.Helper()
-		s, err := openPages(opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		found := map[string]string{}
-		for _, k := range get {
-			if page, ok := s.Get(key(k)); ok {
-				found[k] = string(page)
-			}
-		}
-		r, err := s.commit()
-		if err != nil {
-			t.Fatal(err)
-		}
+		found, r := storeReuse(t, opt, []string{"a", "b"}, nil, false)
 		return r, found
 	}
 	fresh := func(t *testing.T) (Options, string) {
@@ -261,7 +256,7 @@ func TestPageStoreSaysWhy(t *testing.T) {
 	}
 	t.Run("a good store", func(t *testing.T) {
 		opt, _ := fresh(t)
-		r, found := open(t, opt, "a", "b")
+		r, found := open(t, opt)
 		if r.Reset != nil || r.Damaged != 0 || len(found) != 2 {
 			t.Errorf("reset %v, damaged %d, found %v", r.Reset, r.Damaged, found)
 		}
@@ -276,7 +271,7 @@ func TestPageStoreSaysWhy(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, pagesIndex), []byte(index), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			r, found := open(t, opt, "a", "b")
+			r, found := open(t, opt)
 			if r.Reset == nil || len(found) != 0 {
 				t.Errorf("reset %v, found %v", r.Reset, found)
 			}
@@ -293,7 +288,7 @@ func TestPageStoreSaysWhy(t *testing.T) {
 		if err := os.WriteFile(pack, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		r, found := open(t, opt, "a", "b")
+		r, found := open(t, opt)
 		if r.Reset != nil || r.Damaged != 1 || found["a"] != "page A" || found["b"] != "" {
 			t.Errorf("reset %v, damaged %d, found %v", r.Reset, r.Damaged, found)
 		}
@@ -303,7 +298,7 @@ func TestPageStoreSaysWhy(t *testing.T) {
 		if err := os.Truncate(filepath.Join(dir, "pages-1.pack"), 3); err != nil {
 			t.Fatal(err)
 		}
-		r, found := open(t, opt, "a", "b")
+		r, found := open(t, opt)
 		if r.Damaged != 2 || len(found) != 0 {
 			t.Errorf("damaged %d, found %v", r.Damaged, found)
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -129,18 +128,7 @@ func TestSecretsCLI(t *testing.T) {
 	if text, code := cli("build", "--repo", repo, "--out", out, "--redact"); code != 0 {
 		t.Errorf("engram build --redact exits %d:\n%s", code, text)
 	}
-	published := map[string][]byte{}
-	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		published[p] = data
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	published := snapshot(t, out)
 	if len(published) == 0 {
 		t.Fatal("build --redact published nothing")
 	}
