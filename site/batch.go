@@ -7,7 +7,10 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/spf13/afero"
 
@@ -67,20 +70,51 @@ func regular(contentPath string) bool {
 // kind that shows only itself is looked up by its key (reuse.page) and,
 // found, written from the store.
 func contents(ctx context.Context, ps []page, r *reuse) ([]content, error) {
-	cs := make([]content, 0, len(ps))
-	for i := range ps {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	cs := make([]content, len(ps))
+	errs := make([]error, len(ps))
+	// Most of a rebuild's pages come from the store, and writing them is
+	// file system calls (a folder and a file each) more than CPU: they
+	// go out from several goroutines at once. Each result has its page's
+	// index, so the order is the pages' whatever finishes first.
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range contentWorkers {
+		wg.Go(func() {
+			for i := range next {
+				cs[i], errs[i] = contentOf(ps[i], r)
+				ps[i].params = nil
+			}
+		})
+	}
+	err := func() error {
+		defer wg.Wait()
+		defer close(next)
+		for i := range ps {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 		}
-		c, err := contentOf(ps[i], r)
+		return nil
+	}()
+	if err != nil {
+		return nil, err
+	}
+	for i, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("write page %s: %w", ps[i].path, err)
 		}
-		ps[i].params = nil
-		cs = append(cs, c)
+	}
+	if r != nil {
+		slices.Sort(r.reused)
 	}
 	return cs, nil
 }
+
+// contentWorkers is how many pages contents makes at once: more than the
+// cores, since a page written from the store waits on the file system.
+var contentWorkers = max(4, 2*runtime.GOMAXPROCS(0))
 
 // contentOf is p's content file, and its stub when p is a regular page.
 func contentOf(p page, r *reuse) (content, error) {

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"debug/elf"
 	"encoding/binary"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -165,8 +166,10 @@ type reuse struct {
 	cache      PageCache
 	render     [sha256.Size]byte
 	publishDir string
-	reused     []string
-	keep       map[string]PageKey
+
+	mu     sync.Mutex // guards reused and keep while contents runs
+	reused []string
+	keep   map[string]PageKey
 }
 
 // page looks up the page whose content file is content at contentPath. Found,
@@ -179,17 +182,32 @@ func (r *reuse) page(contentPath string, content []byte) (bool, error) {
 	k := pageKey(r.render, contentPath, content)
 	data, ok := r.cache.Get(k)
 	if !ok {
+		r.mu.Lock()
 		r.keep[full] = k
+		r.mu.Unlock()
 		return false, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+	if err := mkdir(filepath.Dir(full)); err != nil {
 		return false, err
 	}
 	if err := os.WriteFile(full, data, 0o644); err != nil {
 		return false, err
 	}
+	r.mu.Lock()
 	r.reused = append(r.reused, out)
+	r.mu.Unlock()
 	return true, nil
+}
+
+// mkdir makes the folder dir, and its parents when they are missing. A
+// page's folder is its own (episodes/<slug>/), so it is almost always
+// new and its parent there: one call where os.MkdirAll makes three.
+func mkdir(dir string) error {
+	err := os.Mkdir(dir, 0o755)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	return os.MkdirAll(dir, 0o755)
 }
 
 // keepFs is Hugo's destination for a render with a cache: the bytes of
