@@ -174,14 +174,19 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 		// writeFiles lets go of each file's bytes once written (700 MB
 		// at 100,000 notes): Render is given their paths only.
 		paths := export.Paths(files)
+		var sums map[string]secrets.Sum
 		written := make(chan error, 1)
-		go func() { written <- writeFiles(ctx, dir, files) }()
+		go func() {
+			var err error
+			sums, err = writeFiles(ctx, dir, files)
+			written <- err
+		}()
 		done, err := site.Render(ctx, pub, dir, site.Options{Log: opt.Log, API: paths, Stage: clock.start, Pages: pageCache, PageSalt: outKey[:]})
 		if err := errors.Join(err, <-written); err != nil {
 			return err
 		}
 		clock.start("secrets-out")
-		return scanOutput(ctx, outScan, dir, done.Reused, store)
+		return scanOutput(ctx, outScan, dir, done.Reused, sums, store)
 	})
 	if store != nil {
 		var perr error
@@ -238,8 +243,10 @@ func refuseSecrets(opt Options, sec *secrets.Input) error {
 // Output) before it is swapped in: a secret there that the input scan
 // did not let through refuses the build (SPEC §6). The secrets
 // .gitleaksignore allows are let through here too. The pages reused from
-// the page store, which the same scan passed, are not scanned again.
-func scanOutput(ctx context.Context, scan *secrets.Scanner, dir string, reused []string, store *pageStore) error {
+// the page store, which the same scan passed, are not scanned again, nor
+// the files the build wrote (written: their sums as hashed when written)
+// with bytes the scan passed in the output last published.
+func scanOutput(ctx context.Context, scan *secrets.Scanner, dir string, reused []string, written map[string]secrets.Sum, store *pageStore) error {
 	skip := make(map[string]bool, len(reused))
 	for _, p := range reused {
 		skip[p] = true
@@ -249,7 +256,7 @@ func scanOutput(ctx context.Context, scan *secrets.Scanner, dir string, reused [
 	if store != nil {
 		known = store.knownScanned(key)
 	}
-	found, sums, err := scan.ScanDirKnown(ctx, dir, skip, known)
+	found, sums, err := scan.ScanDirKnown(ctx, dir, skip, known, written)
 	if err != nil {
 		return fmt.Errorf("scan the output for secrets: %w", err)
 	}

@@ -1,14 +1,21 @@
 package indexer
 
 import (
+	"cmp"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/secrets"
 )
 
 // swap moves tmp to out, keeping the previous output at old until the new
@@ -48,28 +55,55 @@ func removeStale(parent, prefix string) {
 	}
 }
 
-// writeFiles writes files under dir, until ctx ends. It lets go of each
-// file's bytes once written (its Data is nil after): a build does not
-// hold the API's bytes while Hugo renders.
-func writeFiles(ctx context.Context, dir string, files []export.File) error {
-	made := map[string]bool{}
-	for i, f := range files {
-		if err := ctx.Err(); err != nil {
-			return err
+// writeFiles writes files under dir, until ctx ends, from several
+// goroutines at once (creating a file costs more than its bytes). It lets
+// go of each file's bytes once written (its Data is nil after): a build
+// does not hold the API's bytes while Hugo renders. It returns the
+// SHA-256 of each file's bytes by its path, hashed as it was written, so
+// that the scan of the output need not read an unchanged file back.
+func writeFiles(ctx context.Context, dir string, files []export.File) (map[string]secrets.Sum, error) {
+	sums := make([]secrets.Sum, len(files))
+	var (
+		mu   sync.Mutex
+		made = map[string]bool{}
+	)
+	mkdir := func(d string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if made[d] {
+			return nil
 		}
+		made[d] = true
+		return os.MkdirAll(d, 0o755)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(4, 2*runtime.GOMAXPROCS(0)))
+	for i := range files {
+		if gctx.Err() != nil {
+			break // a write failed, or the build was interrupted
+		}
+		f := files[i]
 		files[i].Data = nil
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if d := filepath.Dir(p); !made[d] {
-			if err := os.MkdirAll(d, 0o755); err != nil {
+		g.Go(func() error {
+			p := filepath.Join(dir, filepath.FromSlash(f.Path))
+			if err := mkdir(filepath.Dir(p)); err != nil {
 				return fmt.Errorf("write %s: %w", f.Path, err)
 			}
-			made[d] = true
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			return fmt.Errorf("write %s: %w", f.Path, err)
-		}
+			sums[i] = sha256.Sum256(f.Data)
+			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+				return fmt.Errorf("write %s: %w", f.Path, err)
+			}
+			return nil
+		})
 	}
-	return nil
+	if err := cmp.Or(g.Wait(), ctx.Err()); err != nil {
+		return nil, err
+	}
+	byPath := make(map[string]secrets.Sum, len(files))
+	for i, f := range files {
+		byPath[f.Path] = sums[i]
+	}
+	return byPath, nil
 }
 
 // previousNoteCount reads how many notes the current output publishes.

@@ -19,7 +19,7 @@ import (
 // the caller knows a scanner with the same Key found nothing in these
 // very bytes at these paths.
 func (s *Scanner) ScanDir(ctx context.Context, dir string, scanned map[string]bool) ([]Finding, error) {
-	found, _, err := s.ScanDirKnown(ctx, dir, scanned, nil)
+	found, _, err := s.ScanDirKnown(ctx, dir, scanned, nil, nil)
 	return found, err
 }
 
@@ -31,17 +31,27 @@ type Sum = [sha256.Size]byte
 // found nothing in those bytes (a file of an earlier output that
 // passed; the scan of an output reads only its bytes, never its path).
 // It returns the SHA-256 of every file it read, so that the caller can
-// know them next time once the output has passed.
-func (s *Scanner) ScanDirKnown(ctx context.Context, dir string, scanned map[string]bool, known map[Sum]bool) ([]Finding, []Sum, error) {
+// know them next time once the output has passed. written are the
+// SHA-256 of files the caller wrote under dir itself, from bytes it
+// hashed as it wrote them (by path, as scanned): one whose sum is
+// known is not read back either.
+func (s *Scanner) ScanDirKnown(ctx context.Context, dir string, scanned map[string]bool, known map[Sum]bool, written map[string]Sum) ([]Finding, []Sum, error) {
 	var paths []string
+	var trusted []Sum
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
+		if err != nil || !d.Type().IsRegular() {
 			return err
 		}
-		if d.Type().IsRegular() {
-			if rel, err := filepath.Rel(dir, p); err != nil || !scanned[filepath.ToSlash(rel)] {
-				paths = append(paths, p)
-			}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			paths = append(paths, p)
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		if sum, ok := written[rel]; ok && known[sum] {
+			trusted = append(trusted, sum)
+		} else if !scanned[rel] {
+			paths = append(paths, p)
 		}
 		return nil
 	})
@@ -95,7 +105,7 @@ func (s *Scanner) ScanDirKnown(ctx context.Context, dir string, scanned map[stri
 		out = append(out, found[i]...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, sums, nil
+	return out, append(sums, trusted...), nil
 }
 
 // readInto reads a file into *buf, grown as needed.
