@@ -113,10 +113,10 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	var (
 		aside    sync.WaitGroup
 		clusters []export.LessonCluster
-		rel      [][]related.Work
+		found    related.Result
 	)
 	aside.Go(func() { clusters = clusterLessons(notes, meta) })
-	aside.Go(func() { rel = related.Find(notes) })
+	aside.Go(func() { found = related.Analyze(notes, createdTimes(meta)) })
 	clock.start("poisoning")
 	poisoned := poison.Check(notes, func(p string) ([]byte, error) { return fs.ReadFile(repo.FS, p) }, cfg.Poisoning.Allow)
 	diags = append(diags, poisoned.Diags...)
@@ -143,7 +143,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 			Title: cfg.Title, BaseURL: base.prefix(), RelativeLinks: base.URL == "", Generator: "engram " + Version,
 			Commit: repo.Head, ReferenceTime: ref, Notes: notes, Meta: meta, Graph: g,
 			Feedback: feedback, Decay: cfg.decay(), Diagnostics: public(diags, private, hidden), Lessons: clusters,
-			Events: kept, RetentionDays: *cfg.Events.RetentionDays, Related: rel,
+			Events: kept, RetentionDays: *cfg.Events.RetentionDays, Related: found.Work, Links: found.Links,
 			Poisoning: flagged(poisoned.Findings),
 		},
 		Diagnostics: diags,
@@ -152,6 +152,15 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 		Secrets:     sec,
 		BaseURL:     base,
 	}, nil
+}
+
+// createdTimes are the notes' dates, in the notes' order.
+func createdTimes(meta []export.Meta) []time.Time {
+	out := make([]time.Time, len(meta))
+	for i, m := range meta {
+		out[i] = m.Created
+	}
+	return out
 }
 
 // scanSecrets scans every file of the repository for secrets, and from

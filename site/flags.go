@@ -10,12 +10,13 @@ type flagNote struct {
 
 // flagTexts explain the flags of graph health (SPEC §3) to a reader.
 var flagTexts = map[string]string{
-	causal.FlagFixture:     "It comes from test fixtures, not from real work.",
-	causal.FlagEmpty:       "It records nothing beyond a task of one or two words.",
-	causal.FlagTautology:   "Its action only restates its trigger.",
-	causal.FlagPlaceholder: "Its trigger or action is missing, a template or a placeholder.",
-	causal.FlagDefaultRate: "Its success rate is not a measurement: every evidence line gives one outcome that none of the evidence episodes records itself, an extractor's default.",
-	causal.FlagPoisoning:   "Text in it addresses an agent with instructions (memory poisoning), listed below: agents would read it as their own. Nothing of it is in the bootstrap, and the answers agents get (MCP, the query commands) withhold that text. It is shown on this page as text, for review; if it is meant, allow its fingerprint in engram.toml [poisoning] allow.",
+	causal.FlagFixture:             "It comes from test fixtures, not from real work.",
+	causal.FlagEmpty:               "It records nothing beyond a task of one or two words.",
+	causal.FlagTautology:           "Its action only restates its trigger.",
+	causal.FlagPlaceholder:         "Its trigger or action is missing, a template or a placeholder.",
+	causal.FlagDefaultRate:         "Its success rate is not a measurement: every evidence line gives one outcome that none of the evidence episodes records itself, an extractor's default.",
+	causal.FlagOutcomeContradicted: "Its outcome says failure or partial, but its last event reports the work done (merged, ready to merge, fixed and committed): the outcome is shown as recorded, and the episode is not listed among the failures.",
+	causal.FlagPoisoning:           "Text in it addresses an agent with instructions (memory poisoning), listed below: agents would read it as their own. Nothing of it is in the bootstrap, and the answers agents get (MCP, the query commands) withhold that text. It is shown on this page as text, for review; if it is meant, allow its fingerprint in engram.toml [poisoning] allow.",
 }
 
 // declaredText is the default_rate note of a rate declared with no

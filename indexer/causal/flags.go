@@ -41,10 +41,31 @@ const (
 	// text of the note is in the bootstrap, and answers to agents (MCP,
 	// the query commands) withhold the text found.
 	FlagPoisoning = "memory_poisoning"
+	// FlagOutcomeContradicted: an episode that says failure or partial
+	// while its last event reports the work done ("PR #753 ready for
+	// merge", "fixed and committed", "PR #3028 merged"): a writer that
+	// classified the session by the word "failing" in its log. The
+	// outcome is published as written, and the episode is not listed as
+	// a failure. Unlike the other flags it says nothing against the
+	// episode's text: the episode is still offered as similar and still
+	// counts as evidence (an evidence line has its own outcome).
+	FlagOutcomeContradicted = "outcome_contradicted"
 )
 
 // flagOrder is the order flags are listed in.
-var flagOrder = []string{FlagFixture, FlagEmpty, FlagTautology, FlagPlaceholder, FlagDefaultRate, FlagPoisoning}
+var flagOrder = []string{FlagFixture, FlagEmpty, FlagTautology, FlagPlaceholder, FlagDefaultRate, FlagPoisoning, FlagOutcomeContradicted}
+
+// Excludes reports whether flags keep a note out of what agents are
+// offered (advice, similar episodes) and out of a pattern's evidence:
+// every flag does but FlagOutcomeContradicted.
+func Excludes(flags []string) bool {
+	for _, f := range flags {
+		if f != FlagOutcomeContradicted {
+			return true
+		}
+	}
+	return false
+}
 
 // noise are the flags that say a note is not real work (a fixture, an
 // empty episode), as opposed to dangerous text in real work.
@@ -102,7 +123,37 @@ func EpisodeFlags(n *note.Note) []string {
 	if !hasContent(n) && len(Words(n.Episode.Task)) <= 2 {
 		fs = append(fs, FlagEmpty)
 	}
+	if OutcomeContradicted(n.Episode) {
+		fs = append(fs, FlagOutcomeContradicted)
+	}
 	return sortFlags(fs)
+}
+
+// doneCue is what a last event says when the work was done: merged, ready
+// to merge, fixed (or resolved) and committed, pushed or merged, tests or
+// checks passing. notCue, in the few words before, takes it back ("not
+// merged", "cannot be merged until", "before it is merged").
+var (
+	doneCue = regexp.MustCompile(`(?i)\b(ready (?:for|to) merge|merged|(?:fixed|resolved) and (?:committed|pushed|merged)|all (?:\d+ )?(?:tests|checks) (?:pass|passed|passing|green))\b`)
+	notCue  = regexp.MustCompile(`(?i)\b(not|no|never|cannot|can't|couldn't|won't|isn't|wasn't|aren't|weren't|without|before|until|unless|once|if|when|yet)\b`)
+)
+
+// OutcomeContradicted reports whether an episode that says failure or
+// partial ends with an event that reports the work done (SPEC §3, "Graph
+// health"; issue 31): its last event, in timeline order, has a done cue
+// that no negation or condition in the five words before takes back.
+func OutcomeContradicted(e *note.Episode) bool {
+	if o, _ := note.ParseOutcome(e.Outcome); (o != note.Failure && o != note.Partial) || len(e.Events) == 0 {
+		return false
+	}
+	text := e.Events[len(e.Events)-1].Text
+	for _, m := range doneCue.FindAllStringIndex(text, -1) {
+		before := strings.Fields(text[:m[0]])
+		if !notCue.MatchString(strings.Join(before[max(0, len(before)-5):], " ")) {
+			return true
+		}
+	}
+	return false
 }
 
 // saysFixture reports whether words are a fixture's: at least one marker,

@@ -186,3 +186,47 @@ func TestPoisoningFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestOutcomeContradicted: a failure or partial whose last event reports
+// the work done (the three real cases of ai-agents' writers, issue 31)
+// is flagged; a negation or condition before the cue takes it back, a
+// done cue in an earlier event or in a success says nothing, and so
+// does an episode without events. The flag keeps nothing out of what
+// agents are offered (Excludes), unlike the others.
+func TestOutcomeContradicted(t *testing.T) {
+	ev := func(outcome string, texts ...string) *note.Episode {
+		e := &note.Episode{Outcome: outcome}
+		for _, s := range texts {
+			e.Events = append(e.Events, note.Event{Text: s})
+		}
+		return e
+	}
+	tests := []struct {
+		name string
+		e    *note.Episode
+		want bool
+	}{
+		{"ready for merge", ev("failure", "Started", "**Impact**: All security vulnerabilities and silent failure modes eliminated. PR #753 ready for merge."), true},
+		{"fixed and committed", ev("partial", "All 3 failing session logs fixed and committed. PR #806 should pass CI validation on next push."), true},
+		{"merged", ev("Partial", "Owner approved ADR-080 (PR #3028 merged). Flipped ADR-080 status proposed -> accepted."), true},
+		{"all tests passing", ev("failure", "all 41 tests passing"), true},
+		{"not merged", ev("failure", "The PR was not merged"), false},
+		{"until merged", ev("partial", "Blocked until the base PR is merged"), false},
+		{"cannot be merged", ev("failure", "PR cannot be merged"), false},
+		{"done cue in an earlier event", ev("failure", "PR #1 merged", "Deploy failed: timeout"), false},
+		{"a success", ev("success", "PR #1 merged"), false},
+		{"no events", ev("failure"), false},
+		{"a partial that says what is left", ev("partial", "pre_pr.py: 2 pre-existing failures; 0 new failures from this change"), false},
+		{"a checklist line", ev("partial", "Validations completed count"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := OutcomeContradicted(tt.e); got != tt.want {
+				t.Errorf("OutcomeContradicted = %v, want %v", got, tt.want)
+			}
+		})
+	}
+	if Excludes([]string{FlagOutcomeContradicted}) || !Excludes([]string{FlagOutcomeContradicted, FlagFixture}) || Excludes(nil) {
+		t.Error("Excludes: only the other flags keep a note out")
+	}
+}

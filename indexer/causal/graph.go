@@ -250,7 +250,7 @@ func (b *builder) evidence(n *note.Note, ev note.Evidence) (ref EvidenceRef, ok,
 		b.r.Diags.Report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-target", "evidence [[%s]] is not an episode; it is not counted", ev.Target)
 		return EvidenceRef{}, false, false
 	}
-	if fs := b.r.Flags[t]; len(fs) > 0 {
+	if fs := b.r.Flags[t]; Excludes(fs) {
 		b.r.Diags.Report(n.Path, ev.Line, ev.Col, note.Warning, "evidence-fixture", "evidence [[%s]] is %s; a flagged episode is not evidence, so it is not counted", ev.Target, flagWords(fs))
 		return EvidenceRef{}, false, true
 	}

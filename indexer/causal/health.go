@@ -34,6 +34,12 @@ type Health struct {
 	// the next one of its timeline: timeline order, not a causal claim.
 	LeadsToConsecutive      int
 	LeadsToConsecutiveShare float64
+	// LeadsToFanOut counts the leads_to edges that leave an event with
+	// more than one, LeadsToFanIn those that enter an event with more
+	// than one (a commit every earlier event "leads to"); the Max are the
+	// most that leave or enter one event.
+	LeadsToFanOut, LeadsToMaxFanOut int
+	LeadsToFanIn, LeadsToMaxFanIn   int
 	// EpisodePairs counts the pairs of different episodes that are evidence
 	// for a common pattern; EpisodePairsUnflagged those that share a
 	// pattern that no health rule flags.
@@ -54,8 +60,11 @@ type Health struct {
 	// Poisoned are the notes of every kind flagged for memory poisoning,
 	// by id.
 	Poisoned []string
-	Dangling []Dangling
-	Cycles   [][]string
+	// OutcomeContradicted are the episodes whose last event contradicts
+	// the failure or partial outcome they give.
+	OutcomeContradicted []string
+	Dangling            []Dangling
+	Cycles              [][]string
 	// Duplicates are groups of paths whose titles are the same ignoring
 	// case and Unicode normalisation. The indexer refuses to publish them,
 	// so a published health.json always has none; `engram check` shows
@@ -96,6 +105,8 @@ func (h *Health) list(f string, episode bool) *[]string {
 		return &h.EmptyEpisodes
 	case FlagPoisoning:
 		return &h.Poisoned
+	case FlagOutcomeContradicted:
+		return &h.OutcomeContradicted
 	case FlagFixture:
 		if episode {
 			return &h.FixtureEpisodes
@@ -166,6 +177,26 @@ func (b *builder) countEdges(h *Health) {
 	if leadsTo > 0 {
 		h.LeadsToConsecutiveShare = float64(h.LeadsToConsecutive) / float64(leadsTo)
 	}
+	h.LeadsToFanOut, h.LeadsToMaxFanOut = fan(b.r.Edges, func(e note.Edge) string { return e.Source })
+	h.LeadsToFanIn, h.LeadsToMaxFanIn = fan(b.r.Edges, func(e note.Edge) string { return e.Target })
+}
+
+// fan counts the leads_to edges whose end (end: the source or the
+// target) is the same event as another's, and the most that share one.
+func fan(edges []note.Edge, end func(note.Edge) string) (fanned, most int) {
+	out := map[string]int{}
+	for _, e := range edges {
+		if e.Type == LeadsTo {
+			out[end(e)]++
+		}
+	}
+	for _, n := range out {
+		if n > 1 {
+			fanned += n
+		}
+		most = max(most, n)
+	}
+	return fanned, most
 }
 
 // consecutive reports whether two events of episode i follow each other

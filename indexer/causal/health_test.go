@@ -110,3 +110,22 @@ func TestHealthDuplicatesAndEmpty(t *testing.T) {
 		t.Errorf("empty graph health = %+v", empty.Health)
 	}
 }
+
+// TestLeadsToFan: a commit every earlier event leads to (ai-agents'
+// newest snapshot has one with 185) is counted as fan-in, an event that
+// leads to several as fan-out, each with the most one event has; one
+// edge between two events is neither.
+func TestLeadsToFan(t *testing.T) {
+	_, res := build(t, repo{
+		"episodes/e1.md": episode("EP-1", "success", "## Events Timeline", "",
+			"1. [2026-01-01T00:00:00Z] edit a", "2. [2026-01-01T00:01:00Z] edit b", "3. [2026-01-01T00:02:00Z] edit c",
+			"4. [2026-01-01T00:03:00Z] commit (caused_by e001, e002, e003)"),
+		"episodes/e2.md": episode("EP-2", "success", "## Events Timeline", "",
+			"1. [2026-01-01T00:00:00Z] plan (leads_to e002, e003)", "2. [2026-01-01T00:01:00Z] do", "3. [2026-01-01T00:02:00Z] check",
+			"4. [2026-01-01T00:03:00Z] done (caused_by e003)"),
+	})
+	h := res.Health
+	if h.LeadsToFanIn != 3 || h.LeadsToMaxFanIn != 3 || h.LeadsToFanOut != 2 || h.LeadsToMaxFanOut != 2 {
+		t.Errorf("fan in %d (most %d), out %d (most %d); want 3 (3), 2 (2)", h.LeadsToFanIn, h.LeadsToMaxFanIn, h.LeadsToFanOut, h.LeadsToMaxFanOut)
+	}
+}

@@ -31,6 +31,9 @@ type Input struct {
 	// Related holds each note's related work (indexer/related), one per
 	// note (nil means none).
 	Related [][]related.Work
+	// Links are the typed links between episodes (related.Links), which
+	// graph.json publishes beside the causal edges.
+	Links []related.Link
 	// Feedback holds each note's echoes and fizzles, one per note (nil
 	// means none).
 	Feedback []Feedback

@@ -290,6 +290,16 @@ type Health struct {
 	// to the next one of its timeline: timeline order, not a causal claim.
 	LeadsToConsecutive      int     `json:"leads_to_consecutive"`
 	LeadsToConsecutiveShare float64 `json:"leads_to_consecutive_share"`
+	// LeadsToFanOut counts the leads_to edges that leave an event with
+	// more than one, LeadsToFanIn those that enter an event with more
+	// than one (a commit that every earlier event "leads to": 185 edges
+	// into one event in ai-agents' newest snapshot); the Max are the
+	// most that leave or enter one event. Either way they are timeline
+	// bookkeeping more than causes.
+	LeadsToFanOut    int `json:"leads_to_fan_out"`
+	LeadsToMaxFanOut int `json:"leads_to_max_fan_out"`
+	LeadsToFanIn     int `json:"leads_to_fan_in"`
+	LeadsToMaxFanIn  int `json:"leads_to_max_fan_in"`
 	// EpisodePairs counts the pairs of episodes that are evidence for a
 	// common pattern; EpisodePairsUnflagged through a pattern no rule flags.
 	EpisodePairs          int `json:"episode_pairs_via_patterns"`
@@ -306,10 +316,14 @@ type Health struct {
 	EmptyEpisodes   []string `json:"empty_episodes"`
 	// MemoryPoisoning are the notes of every kind with text that
 	// addresses an agent with instructions (each note's JSON says where).
-	MemoryPoisoning []string       `json:"memory_poisoning"`
-	Dangling        []DanglingLink `json:"dangling"`
-	Cycles          [][]string     `json:"cycles"`
-	Duplicates      [][]string     `json:"duplicates"`
+	MemoryPoisoning []string `json:"memory_poisoning"`
+	// OutcomeContradicted are the episodes whose last event reports the
+	// work done while their outcome says failure or partial: not listed
+	// as failures.
+	OutcomeContradicted []string       `json:"outcome_contradicted"`
+	Dangling            []DanglingLink `json:"dangling"`
+	Cycles              [][]string     `json:"cycles"`
+	Duplicates          [][]string     `json:"duplicates"`
 	// Diagnostics counts the build's diagnostics by severity and by rule.
 	Diagnostics DiagnosticCounts `json:"diagnostics"`
 }
@@ -335,6 +349,22 @@ type Graph struct {
 	Nodes    []GraphNode    `json:"nodes"`
 	Edges    []GraphEdge    `json:"edges"`
 	Patterns []GraphPattern `json:"patterns"`
+	// Links join episodes that are about the same numbered piece of
+	// work. They are not causal edges: ai-agents' readers of edges never
+	// see them, and graph health does not count them.
+	Links []GraphLink `json:"links"`
+}
+
+// GraphLink is a typed link between two episodes (indexer/related): from
+// an episode to the next one that names the same pull request or issue
+// ("continued_by"; a number more than a few episodes name is a hub and
+// links none), or from the episode that filed an issue to a later one
+// that closed it ("resolved_by"). Via are the numbers they share.
+type GraphLink struct {
+	Source string   `json:"source"`
+	Target string   `json:"target"`
+	Type   string   `json:"type"`
+	Via    []string `json:"via"`
 }
 
 // GraphNode is a node of graph.json. Episodes are, as in ai-agents'
@@ -346,6 +376,11 @@ type GraphNode struct {
 	Label    string   `json:"label"`
 	URL      string   `json:"url"`
 	Episodes []string `json:"episodes"`
+	// Flags are the graph health flags of the node's note (SPEC §3): an
+	// episode's decisions and events have their episode's. A reader that
+	// weighs a node by its episodes or its rate checks them first: a
+	// fixture pattern's rate of 1.0 is no measurement.
+	Flags []string `json:"flags"`
 }
 
 // GraphPattern is a pattern row of graph.json, as ai-agents writes them.
@@ -357,6 +392,7 @@ type GraphPattern struct {
 	SuccessRate *float64 `json:"success_rate,omitempty"`
 	Occurrences int      `json:"occurrences"`
 	Episodes    []string `json:"episodes"`
+	Flags       []string `json:"flags"`
 }
 
 // Note is a note that is neither an episode nor a pattern

@@ -361,7 +361,7 @@ func TestShapes(t *testing.T) {
 	})
 	t.Run("graph", func(t *testing.T) {
 		v := decode(t, files, "api/v1/graph.json")
-		if got := keys(v); !slices.Equal(got, []string{"edges", "nodes", "patterns", "updated", "version"}) {
+		if got := keys(v); !slices.Equal(got, []string{"edges", "links", "nodes", "patterns", "updated", "version"}) {
 			t.Errorf("keys = %v", got)
 		}
 		for _, e := range v["edges"].([]any) {
@@ -370,7 +370,7 @@ func TestShapes(t *testing.T) {
 			}
 		}
 		for _, n := range v["nodes"].([]any) {
-			for _, k := range []string{"id", "type", "label", "episodes"} {
+			for _, k := range []string{"id", "type", "label", "episodes", "flags"} {
 				if _, ok := n.(map[string]any)[k]; !ok {
 					t.Errorf("node %v has no %s", n, k)
 				}

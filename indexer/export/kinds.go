@@ -187,7 +187,13 @@ func (x *exporter) note(i int) Note {
 }
 
 func (x *exporter) graph(patterns []Pattern) Graph {
-	g := Graph{Version: "1.0", Updated: formatTime(x.in.ReferenceTime), Nodes: []GraphNode{}, Edges: []GraphEdge{}, Patterns: []GraphPattern{}}
+	g := Graph{Version: "1.0", Updated: formatTime(x.in.ReferenceTime), Nodes: []GraphNode{}, Edges: []GraphEdge{}, Patterns: []GraphPattern{}, Links: []GraphLink{}}
+	for _, l := range x.in.Links {
+		if causal.Excludes(x.flags(l.From)) || causal.Excludes(x.flags(l.To)) {
+			continue // a fixture, an empty or a poisoned episode links nothing
+		}
+		g.Links = append(g.Links, GraphLink{Source: x.in.Notes[l.From].Title, Target: x.in.Notes[l.To].Title, Type: l.Type, Via: l.Via})
+	}
 	evidence := map[string][]string{}
 	for _, p := range patterns {
 		for _, ev := range p.Evidence {
@@ -196,7 +202,7 @@ func (x *exporter) graph(patterns []Pattern) Graph {
 	}
 	episodeOf := map[string]string{} // node id -> the episode it belongs to
 	for _, n := range x.in.Graph.Nodes {
-		gn := GraphNode{ID: n.ID, Type: n.Type, Label: n.Label, URL: x.url(n.Note), Episodes: []string{}}
+		gn := GraphNode{ID: n.ID, Type: n.Type, Label: n.Label, URL: x.url(n.Note), Episodes: []string{}, Flags: x.flags(n.Note)}
 		switch n.Type {
 		case causal.TypeEpisode, causal.TypeDecision, causal.TypeEvent:
 			ep := x.in.Notes[n.Note].Title
@@ -221,7 +227,7 @@ func (x *exporter) graph(patterns []Pattern) Graph {
 		g.Edges = append(g.Edges, ge)
 	}
 	for _, p := range patterns {
-		gp := GraphPattern{ID: p.ID, Name: p.Title, Trigger: p.Trigger, Action: p.Action, SuccessRate: p.SuccessRate, Occurrences: p.Occurrences, Episodes: []string{}}
+		gp := GraphPattern{ID: p.ID, Name: p.Title, Trigger: p.Trigger, Action: p.Action, SuccessRate: p.SuccessRate, Occurrences: p.Occurrences, Episodes: []string{}, Flags: append([]string{}, p.Flags...)}
 		gp.Episodes = append(gp.Episodes, evidence[p.ID]...)
 		g.Patterns = append(g.Patterns, gp)
 	}
@@ -293,13 +299,14 @@ func (x *exporter) health() Health {
 		LeadsToConsecutive: h.LeadsToConsecutive, LeadsToConsecutiveShare: round(h.LeadsToConsecutiveShare),
 		EpisodePairs: h.EpisodePairs, EpisodePairsUnflagged: h.EpisodePairsUnflagged,
 		Tautologies: h.Tautologies, Placeholders: h.Placeholders, Fixtures: h.Fixtures, DefaultRates: h.DefaultRates,
-		FixtureEpisodes: h.FixtureEpisodes, EmptyEpisodes: h.EmptyEpisodes, MemoryPoisoning: h.Poisoned,
+		FixtureEpisodes: h.FixtureEpisodes, EmptyEpisodes: h.EmptyEpisodes, MemoryPoisoning: h.Poisoned, OutcomeContradicted: h.OutcomeContradicted,
+		LeadsToFanOut: h.LeadsToFanOut, LeadsToMaxFanOut: h.LeadsToMaxFanOut, LeadsToFanIn: h.LeadsToFanIn, LeadsToMaxFanIn: h.LeadsToMaxFanIn,
 		Dangling: []DanglingLink{}, Cycles: h.Cycles, Duplicates: h.Duplicates,
 	}
 	for _, d := range h.Dangling {
 		out.Dangling = append(out.Dangling, DanglingLink{From: d.From, Target: d.Target})
 	}
-	for _, v := range []*[]string{&out.Tautologies, &out.Placeholders, &out.Fixtures, &out.DefaultRates, &out.FixtureEpisodes, &out.EmptyEpisodes, &out.MemoryPoisoning} {
+	for _, v := range []*[]string{&out.Tautologies, &out.Placeholders, &out.Fixtures, &out.DefaultRates, &out.FixtureEpisodes, &out.EmptyEpisodes, &out.MemoryPoisoning, &out.OutcomeContradicted} {
 		if *v == nil {
 			*v = []string{}
 		}

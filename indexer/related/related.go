@@ -1,8 +1,9 @@
 // Package related finds related work (SPEC §3): episodes that name the
 // same pull request or issue, branch or file path. It reads the episodes'
 // text and returns, for each episode, the others that share a reference
-// with it, both ways. This is navigation, never a causal claim: nothing
-// here becomes a graph edge.
+// with it, both ways; and the typed links between episodes that
+// graph.json publishes (links.go). This is navigation, never a causal
+// claim: nothing here becomes an edge of the causal graph.
 package related
 
 import (
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/engramhq/engram/indexer/note"
 )
@@ -45,22 +47,60 @@ type Work struct {
 // are (the sum of their inverse document frequencies), then by title. A
 // note that is not an episode has none.
 func Find(notes []note.Note) [][]Work {
-	refs := make([][]string, len(notes))
-	byRef := map[string][]int{}
-	episodes := 0
+	return scan(notes).find(notes)
+}
+
+// Result is what Analyze finds: each note's related work (Find) and the
+// links between episodes (Links).
+type Result struct {
+	Work  [][]Work
+	Links []Link
+}
+
+// Analyze is Find and Links, reading each episode's text once.
+func Analyze(notes []note.Note, created []time.Time) Result {
+	s := scan(notes)
+	return Result{Work: s.find(notes), Links: s.links(notes, created)}
+}
+
+// scanned is what the episodes' texts say: the references of each, the
+// episodes that name each reference, and the numbers each files and
+// closes.
+type scanned struct {
+	refs              [][]string
+	byRef             map[string][]int
+	filedBy, closedBy map[string][]int
+	episodes          int
+}
+
+func scan(notes []note.Note) scanned {
+	s := scanned{refs: make([][]string, len(notes)), byRef: map[string][]int{}, filedBy: map[string][]int{}, closedBy: map[string][]int{}}
 	for i := range notes {
 		if notes[i].Episode == nil {
 			continue
 		}
-		episodes++
-		refs[i] = References(text(&notes[i]))
-		for _, r := range refs[i] {
-			byRef[r] = append(byRef[r], i)
+		s.episodes++
+		t := text(&notes[i])
+		s.refs[i] = References(t)
+		for _, r := range s.refs[i] {
+			s.byRef[r] = append(s.byRef[r], i)
+		}
+		if strings.Contains(t, "#") {
+			for _, n := range numbersOf(filed, t) {
+				s.filedBy[n] = append(s.filedBy[n], i)
+			}
+			for _, n := range numbersOf(closed, t) {
+				s.closedBy[n] = append(s.closedBy[n], i)
+			}
 		}
 	}
+	return s
+}
+
+func (s scanned) find(notes []note.Note) [][]Work {
 	out := make([][]Work, len(notes))
 	for i := range notes {
-		out[i] = find(notes, i, refs[i], byRef, episodes)
+		out[i] = find(notes, i, s.refs[i], s.byRef, s.episodes)
 	}
 	return out
 }
@@ -200,7 +240,7 @@ func lineReferences(s string, out []string) []string {
 func numbers(s string, out []string) []string {
 	for _, ix := range numbered.FindAllStringSubmatchIndex(s, -1) {
 		m := submatches(s, ix)
-		if dateAfter.MatchString(s[ix[3]:]) {
+		if dateAfter.MatchString(s[ix[3]:]) || negated(s[:ix[0]]) {
 			continue
 		}
 		lo, _ := strconv.Atoi(m[1])
@@ -219,6 +259,17 @@ func numbers(s string, out []string) []string {
 		}
 	}
 	return out
+}
+
+// apart is what, just before a number, says the work is not that one's:
+// "not part of epic #3197", "unrelated to #12", "independent of PR 40".
+var apart = regexp.MustCompile(`(?i)\b(?:not (?:part of|related to|in|for|about)|unrelated to|independent of|separate from|outside(?: of)?|nothing to do with)(?:[ \t]+[\w-]+){0,3}[ \t]*$`)
+
+// negated reports whether the text before a number on its line ends
+// with words that set the number apart from the work (apart): such a
+// mention is no reference.
+func negated(before string) bool {
+	return apart.MatchString(before[max(0, len(before)-60):])
 }
 
 // submatches are the texts of a match's groups, "" for one that did not

@@ -35,6 +35,11 @@ func TestReferences(t *testing.T) {
 		{"see https://example.com/a/b.html", nil},
 		{"", nil},
 		{"修复 PR #12 的问题", []string{"#12"}},
+		// A number the text sets apart from the work is no reference.
+		{"Fix issue #3245 (independent bug, not part of epic #3197)", []string{"#3245"}},
+		{"unrelated to #12; this is PR #40", []string{"#40"}},
+		{"not part of the hook epic #3197", nil},
+		{"did not merge PR #55 yet", []string{"#55"}},
 	}
 	for _, tt := range tests {
 		if got := References(tt.text); !slices.Equal(got, tt.want) {

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"sort"
 	"sync"
+
+	"github.com/engramhq/engram/indexer/causal"
 )
 
 // Similar episodes (SPEC §3): each episode is a vector of weighted terms
@@ -106,7 +108,7 @@ func NewSimilarity(docs []Doc) *Similarity {
 	s.vectors(counts, ids)
 	offered := make([]bool, len(eps))
 	for i, e := range eps {
-		offered[i] = len(e.Flags) == 0
+		offered[i] = !causal.Excludes(e.Flags)
 	}
 	s.postings(offered)
 	return s
