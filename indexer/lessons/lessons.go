@@ -73,6 +73,12 @@ type Cluster struct {
 	Latest   time.Time // date of the most recent member
 	Members  []string  // distinct wordings, sorted
 	Related  []Related // the related tier, best first; nil when none
+	// Family is the place, in the slice Clusters returned, of the first
+	// cluster of this one's family: clusters joined through their related
+	// links, at most Options.MaxFamily of them (family.go). It is the
+	// cluster's own place when it has no family. A family is an advice
+	// family, not one lesson: what recurs across episodes in other words.
+	Family int
 }
 
 // Related is another cluster whose wording is near this one's, but not
@@ -99,6 +105,9 @@ type Options struct {
 	Related float64
 	// MaxRelated bounds each cluster's Related; negative means none.
 	MaxRelated int
+	// MaxFamily bounds the clusters of a family; negative means no
+	// families (each cluster is its own).
+	MaxFamily int
 }
 
 // The defaults, chosen on hand-labelled pairs of real lessons
@@ -109,6 +118,7 @@ const (
 	DefaultDuplicate   = 0.15
 	DefaultRelated     = 0.1
 	DefaultMaxRelated  = 5
+	DefaultMaxFamily   = 4
 	DuplicateMinShared = 4
 	RelatedMinShared   = 3
 )
@@ -122,6 +132,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxRelated == 0 {
 		o.MaxRelated = DefaultMaxRelated
+	}
+	if o.MaxFamily == 0 {
+		o.MaxFamily = DefaultMaxFamily
 	}
 	return o
 }
@@ -168,6 +181,7 @@ func Clusters(ls []Lesson, o Options) []Cluster {
 	if o.MaxRelated > 0 {
 		relate(out, index, newJoiner(vs, len(c.terms), tier{o.Related, RelatedMinShared}), leader, c.negated, o.MaxRelated)
 	}
+	families(out, max(o.MaxFamily, 1))
 	return out
 }
 

@@ -109,9 +109,10 @@ func readLabels(t *testing.T) map[pair]string {
 	return out
 }
 
-// tiers is what Clusters made of a snapshot, as pairs of lesson ids.
+// tiers is what Clusters made of a snapshot, as pairs of lesson ids:
+// merged, listed as related, and in one family.
 type tiers struct {
-	duplicates, related []pair
+	duplicates, related, families []pair
 }
 
 func tiersOf(ls []realLesson, cs []lessons.Cluster) tiers {
@@ -128,6 +129,18 @@ func tiersOf(ls []realLesson, cs []lessons.Cluster) tiers {
 		return out
 	}
 	var out tiers
+	family := map[int][]string{}
+	for _, c := range cs {
+		family[c.Family] = append(family[c.Family], members(c)...)
+	}
+	for f := range cs {
+		in := family[f]
+		for x := range in {
+			for _, b := range in[x+1:] {
+				out.families = append(out.families, pairOf(in[x], b))
+			}
+		}
+	}
 	for i, c := range cs {
 		in := members(c)
 		for x := range in {
@@ -196,11 +209,10 @@ func labelledAs(ls []realLesson, labels map[pair]string, want ...string) []pair 
 }
 
 // familyRecall is the share of the pairs labelled duplicate or related
-// (one advice family) that either tier shows a reader: merged, or listed
-// as related.
-func familyRecall(ls []realLesson, labels map[pair]string, got tiers) (found, of int) {
+// (one advice family) that ps shows a reader.
+func familyRecall(ls []realLesson, labels map[pair]string, ps ...[]pair) (found, of int) {
 	shown := map[pair]bool{}
-	for _, p := range append(slices.Clone(got.duplicates), got.related...) {
+	for _, p := range slices.Concat(ps...) {
 		shown[p] = true
 	}
 	for _, p := range labelledAs(ls, labels, duplicate, related) {
@@ -232,13 +244,15 @@ func TestRealPrecision(t *testing.T) {
 	const (
 		minDuplicatePrecision = 0.9
 		minRelatedPrecision   = 0.7
+		minFamilyPurity       = 0.85
 	)
 	// The recall each snapshot reaches: of its labelled duplicates, the
 	// share merged; of its labelled duplicate and related pairs, the share
-	// merged or listed as related.
-	minRecall := map[string]struct{ duplicates, family float64 }{
-		"ai-agents@316ed2f2d41c": {1, 0.2},
-		"ai-agents":              {0.25, 0.16},
+	// merged or listed as related (family), and the share in one family
+	// (families).
+	minRecall := map[string]struct{ duplicates, family, families float64 }{
+		"ai-agents@316ed2f2d41c": {1, 0.2, 0.2},
+		"ai-agents":              {0.25, 0.15, 0.17},
 	}
 	for _, name := range snapshots {
 		t.Run(name, func(t *testing.T) {
@@ -248,8 +262,8 @@ func TestRealPrecision(t *testing.T) {
 				in[i] = l.Lesson
 			}
 			got := tiersOf(ls, lessons.Clusters(in, lessons.Options{Analyze: search.AnalyzeKeepingNegations}))
-			dups, rels := scoreOf(got.duplicates, labels), scoreOf(got.related, labels)
-			for _, p := range append(dups.unlabelled, rels.unlabelled...) {
+			dups, rels, fams := scoreOf(got.duplicates, labels), scoreOf(got.related, labels), scoreOf(got.families, labels)
+			for _, p := range slices.Concat(dups.unlabelled, rels.unlabelled, fams.unlabelled) {
 				t.Errorf("unlabelled pair proposed: %s\t%s", p[0], p[1])
 			}
 			want := labelledDuplicates(ls, labels)
@@ -257,9 +271,19 @@ func TestRealPrecision(t *testing.T) {
 				len(ls), dups.pairs, dups.dup, dups.rel, dups.unrel, ratio(dups.dup, dups.pairs), dups.dup, want, ratio(dups.dup, want))
 			t.Logf("related tier: %d pairs (%d duplicate, %d related, %d unrelated), precision %.2f",
 				rels.pairs, rels.dup, rels.rel, rels.unrel, ratio(rels.dup+rels.rel, rels.pairs))
-			found, of := familyRecall(ls, labels, got)
+			found, of := familyRecall(ls, labels, got.duplicates, got.related)
 			t.Logf("either tier: %d of the %d pairs labelled duplicate or related, recall %.2f", found, of, ratio(found, of))
+			inFamily, _ := familyRecall(ls, labels, got.families)
+			seen, _ := familyRecall(ls, labels, got.duplicates, got.related, got.families)
+			t.Logf("families: %d pairs in one family (%d duplicate, %d related, %d unrelated), purity %.2f, recall %d/%d = %.2f; with the tiers %d/%d = %.2f",
+				fams.pairs, fams.dup, fams.rel, fams.unrel, ratio(fams.dup+fams.rel, fams.pairs), inFamily, of, ratio(inFamily, of), seen, of, ratio(seen, of))
 			floor := minRecall[name]
+			if r := ratio(inFamily, of); r < floor.families {
+				t.Errorf("families: recall %.2f (%d of %d), want >= %.2f", r, inFamily, of, floor.families)
+			}
+			if p := ratio(fams.dup+fams.rel, fams.pairs); fams.pairs > 0 && p < minFamilyPurity {
+				t.Errorf("families: purity %.2f, want >= %.2f", p, minFamilyPurity)
+			}
 			if r := ratio(dups.dup, want); r < floor.duplicates {
 				t.Errorf("duplicates tier: recall %.2f (%d of %d), want >= %.2f", r, dups.dup, want, floor.duplicates)
 			}
