@@ -86,30 +86,39 @@ func TestFamiliesOfChains(t *testing.T) {
 		if len(cs) != 28 {
 			t.Fatalf("max %d: %d clusters, want 28: the chain's lessons are related, not duplicates", m, len(cs))
 		}
-		size := map[int]int{}
-		for i, c := range cs {
-			size[c.Family]++
-			if c.Family > i || cs[c.Family].Family != c.Family {
-				t.Fatalf("max %d: cluster %d in family %d, whose first is not itself", m, i, c.Family)
-			}
-			if c.Family != i && !linkedWithin(cs, i) {
-				t.Errorf("max %d: cluster %d is in family %d without a related link in it", m, i, c.Family)
-			}
-			if len(c.Related) == 0 && c.Family != i {
-				t.Errorf("max %d: cluster %q has no related link and a family", m, c.Text)
-			}
-		}
+		size := checkFamilies(t, cs, m)
 		largest := 0
-		for f, n := range size {
+		for _, n := range size {
 			largest = max(largest, n)
-			if n > max(m, 1) {
-				t.Errorf("max %d: family %d has %d clusters", m, f, n)
-			}
 		}
 		if m > 1 && largest != m {
 			t.Errorf("max %d: the largest family has %d clusters of %d, want %d: the lessons are related in a chain", m, largest, len(cs), m)
 		}
 	}
+}
+
+// checkFamilies: each family is named by its first cluster, holds at
+// most max clusters (1 when max is negative), and each of its clusters is
+// joined to it through a related link inside it. It returns the size of
+// each family.
+func checkFamilies(t *testing.T, cs []Cluster, m int) map[int]int {
+	t.Helper()
+	size := map[int]int{}
+	for i, c := range cs {
+		size[c.Family]++
+		if c.Family > i || c.Family < 0 || cs[c.Family].Family != c.Family {
+			t.Fatalf("max %d: cluster %d in family %d, whose first is not itself", m, i, c.Family)
+		}
+		if c.Family != i && !linkedWithin(cs, i) {
+			t.Errorf("max %d: cluster %d is in family %d without a related link in it", m, i, c.Family)
+		}
+	}
+	for f, n := range size {
+		if n > max(m, 1) {
+			t.Errorf("max %d: family %d has %d clusters", m, f, n)
+		}
+	}
+	return size
 }
 
 func linkedWithin(cs []Cluster, i int) bool {

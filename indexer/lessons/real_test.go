@@ -319,10 +319,11 @@ func TestLabelsNameRealLessons(t *testing.T) {
 	}
 }
 
-// TestDefaultsAreNotOnAnEdge: the precision of each tier on the newest
-// snapshot holds a step either side of its default threshold, so the
-// defaults are not tuned to one pair; the log is the curve docs/lessons.md
-// quotes.
+// TestDefaultsAreNotOnAnEdge: the precision of each tier, and the purity
+// of the families, on the newest snapshot hold a step either side of the
+// default, so the defaults are not tuned to one pair; the log is the
+// curve docs/lessons.md quotes. Every family pair of each cap must be
+// labelled.
 func TestDefaultsAreNotOnAnEdge(t *testing.T) {
 	labels := readLabels(t)
 	ls := readSnapshot(t, "ai-agents")
@@ -336,6 +337,18 @@ func TestDefaultsAreNotOnAnEdge(t *testing.T) {
 		t.Logf("duplicates above %.2f: %2d pairs, %2d duplicate, precision %.2f, recall %.2f", d, got.pairs, got.dup, ratio(got.dup, got.pairs), ratio(got.dup, want))
 		if near := d > lessons.DefaultDuplicate-0.015 && d < lessons.DefaultDuplicate+0.015; near && ratio(got.dup, got.pairs) < 0.9 {
 			t.Errorf("duplicates above %.2f, near the default: precision %.2f", d, ratio(got.dup, got.pairs))
+		}
+	}
+	for _, m := range []int{2, 3, 4, 5, 6, 7, 8, 100} {
+		cs := lessons.Clusters(in, lessons.Options{Analyze: search.AnalyzeKeepingNegations, MaxFamily: m})
+		got := scoreOf(tiersOf(ls, cs).families, labels)
+		found, of := familyRecall(ls, labels, tiersOf(ls, cs).families)
+		for _, p := range got.unlabelled {
+			t.Errorf("families of at most %d clusters: unlabelled pair %s\t%s", m, p[0], p[1])
+		}
+		t.Logf("families of at most %3d clusters: %2d pairs, %2d duplicate, %2d related, purity %.2f, recall %d/%d", m, got.pairs, got.dup, got.rel, ratio(got.dup+got.rel, got.pairs), found, of)
+		if near := m >= lessons.DefaultMaxFamily-1 && m <= lessons.DefaultMaxFamily+1; near && ratio(got.dup+got.rel, got.pairs) < 0.85 {
+			t.Errorf("families of at most %d clusters, near the default: purity %.2f", m, ratio(got.dup+got.rel, got.pairs))
 		}
 	}
 	for _, r := range []float64{0.06, 0.07, 0.08, 0.09, 0.1, 0.11, 0.12, 0.14} {
