@@ -1,7 +1,9 @@
 // Package lessons sorts the lessons of all episodes into two tiers (SPEC
 // §3): duplicates, the same lesson reworded, merged into one cluster; and
 // related, lessons of one advice family, listed with each cluster and
-// never merged. It is deterministic, offline and lexical: docs/lessons.md
+// never merged. Clusters joined by related links form families of a few
+// clusters (Cluster.Family), so that a theme restated across episodes in
+// other words can be counted as one. It is deterministic, offline and lexical: docs/lessons.md
 // says how it was judged on hand-labelled real lessons, with what
 // precision, and where it fails.
 //
@@ -113,7 +115,10 @@ type Options struct {
 // The defaults, chosen on hand-labelled pairs of real lessons
 // (docs/lessons.md), and the shared terms each tier needs whatever the
 // threshold: fewer than four common words make a topic, not a lesson, and
-// fewer than three are often one word in two senses.
+// fewer than three are often one word in two senses. A family of up to
+// four clusters is the middle of the caps (three to five) whose families
+// were pure on the labels; from six, chains of related links joined
+// lessons that share a word and not a theme.
 const (
 	DefaultDuplicate   = 0.15
 	DefaultRelated     = 0.1
@@ -156,6 +161,9 @@ func (o Options) withDefaults() Options {
 // The related tier links two clusters whose wordings are related in it,
 // whatever their polarity, when each is among the other's MaxRelated
 // nearest: the lists are symmetric.
+//
+// Families are the related links taken strongest first, each joining two
+// families when together they have at most MaxFamily clusters (family.go).
 //
 // A wording is a lesson's text with surrounding white space trimmed. Count
 // counts lessons, so an episode that lists the same lesson twice counts
