@@ -120,3 +120,13 @@ func pseudoWord(k int) string {
 }
 
 func pick(r *rand.Rand, s []string) string { return s[r.IntN(len(s))] }
+
+// BenchmarkClustersIdentical10k: 10,000 lessons of one wording, each with
+// its own commit id (meaningless, so left out): one group, compared once.
+func BenchmarkClustersIdentical10k(b *testing.B) {
+	ls := identical(10_000, func(i int) string { return fmt.Sprintf(" (commit %08x)", 0xa0000000+i) })
+	b.ReportAllocs()
+	for b.Loop() {
+		Clusters(ls, Options{Analyze: search.AnalyzeKeepingNegations})
+	}
+}

@@ -49,6 +49,7 @@ func FuzzClusters(f *testing.F) {
 			t.Errorf("a wording is in two clusters: %q", members)
 		}
 		checkRelated(t, got, 3)
+		checkFamilies(t, got, DefaultMaxFamily)
 		slices.Reverse(ls)
 		if again := Clusters(ls, o); !reflect.DeepEqual(got, again) {
 			t.Errorf("reversed input: %+v, want %+v", again, got)

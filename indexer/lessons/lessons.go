@@ -1,7 +1,9 @@
 // Package lessons sorts the lessons of all episodes into two tiers (SPEC
 // §3): duplicates, the same lesson reworded, merged into one cluster; and
 // related, lessons of one advice family, listed with each cluster and
-// never merged. It is deterministic, offline and lexical: docs/lessons.md
+// never merged. Clusters joined by related links form families of a few
+// clusters (Cluster.Family), so that a theme restated across episodes in
+// other words can be counted as one. It is deterministic, offline and lexical: docs/lessons.md
 // says how it was judged on hand-labelled real lessons, with what
 // precision, and where it fails.
 //
@@ -73,6 +75,12 @@ type Cluster struct {
 	Latest   time.Time // date of the most recent member
 	Members  []string  // distinct wordings, sorted
 	Related  []Related // the related tier, best first; nil when none
+	// Family is the place, in the slice Clusters returned, of the first
+	// cluster of this one's family: clusters joined through their related
+	// links, at most Options.MaxFamily of them (family.go). It is the
+	// cluster's own place when it has no family. A family is an advice
+	// family, not one lesson: what recurs across episodes in other words.
+	Family int
 }
 
 // Related is another cluster whose wording is near this one's, but not
@@ -99,16 +107,23 @@ type Options struct {
 	Related float64
 	// MaxRelated bounds each cluster's Related; negative means none.
 	MaxRelated int
+	// MaxFamily bounds the clusters of a family; negative means no
+	// families (each cluster is its own).
+	MaxFamily int
 }
 
 // The defaults, chosen on hand-labelled pairs of real lessons
 // (docs/lessons.md), and the shared terms each tier needs whatever the
 // threshold: fewer than four common words make a topic, not a lesson, and
-// fewer than three are often one word in two senses.
+// fewer than three are often one word in two senses. A family of up to
+// four clusters is the middle of the caps (three to five) whose families
+// were pure on the labels; from six, chains of related links joined
+// lessons that share a word and not a theme.
 const (
 	DefaultDuplicate   = 0.15
 	DefaultRelated     = 0.1
 	DefaultMaxRelated  = 5
+	DefaultMaxFamily   = 4
 	DuplicateMinShared = 4
 	RelatedMinShared   = 3
 )
@@ -122,6 +137,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxRelated == 0 {
 		o.MaxRelated = DefaultMaxRelated
+	}
+	if o.MaxFamily == 0 {
+		o.MaxFamily = DefaultMaxFamily
 	}
 	return o
 }
@@ -143,6 +161,9 @@ func (o Options) withDefaults() Options {
 // The related tier links two clusters whose wordings are related in it,
 // whatever their polarity, when each is among the other's MaxRelated
 // nearest: the lists are symmetric.
+//
+// Families are the related links taken strongest first, each joining two
+// families when together they have at most MaxFamily clusters (family.go).
 //
 // A wording is a lesson's text with surrounding white space trimmed. Count
 // counts lessons, so an episode that lists the same lesson twice counts
@@ -168,6 +189,7 @@ func Clusters(ls []Lesson, o Options) []Cluster {
 	if o.MaxRelated > 0 {
 		relate(out, index, newJoiner(vs, len(c.terms), tier{o.Related, RelatedMinShared}), leader, c.negated, o.MaxRelated)
 	}
+	families(out, max(o.MaxFamily, 1))
 	return out
 }
 

@@ -263,6 +263,7 @@ func TestCountsAndEpisodes(t *testing.T) {
 			Episodes: []string{"c"},
 			Latest:   day0,
 			Members:  []string{"Measure before optimising"},
+			Family:   1, // its own: it is related to nothing
 		},
 	}
 	if !reflect.DeepEqual(got, want) {
