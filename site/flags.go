@@ -6,6 +6,9 @@ import "github.com/engramhq/engram/indexer/causal"
 type flagNote struct {
 	Flag string `json:"flag"`
 	Text string `json:"text"`
+	// Excludes: the flag keeps the note from agents (causal.Excludes),
+	// which the banner's first line says.
+	Excludes bool `json:"excludes"`
 }
 
 // flagTexts explain the flags of graph health (SPEC §3) to a reader.
@@ -32,7 +35,7 @@ func flagNotes(flags []string, declared bool) []flagNote {
 		if f == causal.FlagDefaultRate && declared {
 			text = declaredText
 		}
-		out = append(out, flagNote{Flag: f, Text: text})
+		out = append(out, flagNote{Flag: f, Text: text, Excludes: causal.Excludes([]string{f})})
 	}
 	return out
 }
