@@ -295,11 +295,22 @@ func clusterLessons(notes []note.Note, meta []export.Meta) []export.LessonCluste
 		}
 	}
 	cs := lessons.Clusters(ls, lessons.Options{Analyze: search.AnalyzeKeepingNegations})
+	families := map[int][]string{} // a family's first cluster -> its episodes
+	size := map[int]int{}
+	for _, c := range cs {
+		families[c.Family] = append(families[c.Family], c.Episodes...)
+		size[c.Family]++
+	}
 	var out []export.LessonCluster
 	for _, c := range cs {
 		lc := export.LessonCluster{Text: c.Text, Count: c.Count, Episodes: c.Episodes, Latest: c.Latest, Wordings: c.Members}
 		for _, r := range c.Related {
 			lc.Related = append(lc.Related, export.RelatedLesson{Text: cs[r.Cluster].Text, Score: r.Score, Opposite: r.Opposite})
+		}
+		if size[c.Family] > 1 {
+			eps := slices.Clone(families[c.Family])
+			slices.Sort(eps)
+			lc.Family, lc.FamilyEpisodes = cs[c.Family].Text, slices.Compact(eps)
 		}
 		out = append(out, lc)
 	}

@@ -59,6 +59,12 @@ type LessonCluster struct {
 	Latest   time.Time
 	Wordings []string
 	Related  []RelatedLesson
+	// Family names the cluster's advice family (indexer/lessons: related
+	// clusters joined, a few at most) by its first cluster's text, and
+	// FamilyEpisodes are the episodes of all its clusters; both empty
+	// for a cluster without one.
+	Family         string
+	FamilyEpisodes []string
 }
 
 // Meta is what the indexer knows of a note besides its content.
@@ -157,7 +163,7 @@ func (x *exporter) lessons() []Lesson {
 			related = []RelatedLesson{}
 		}
 		out = append(out, Lesson{Text: c.Text, Count: c.Count, Episodes: c.Episodes, Score: d.Score, Latest: formatTime(c.Latest), Wordings: c.Wordings, Related: related,
-			Flags: lessonFlags(c.Wordings, poisoned)})
+			Family: c.Family, FamilyEpisodes: c.FamilyEpisodes, Flags: lessonFlags(c.Wordings, poisoned)})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out

@@ -509,6 +509,13 @@ type Lesson struct {
 	// lesson (the related tier, docs/lessons.md), best first; never
 	// merged.
 	Related []RelatedLesson `json:"related"`
+	// Family names the lesson's advice family, when it has one: clusters
+	// joined through their related links, at most four (docs/lessons.md),
+	// by the text of the family's first; FamilyEpisodes are the episodes
+	// of the whole family. A theme restated in other words across
+	// episodes recurs as a family, not as one cluster.
+	Family         string   `json:"family,omitempty"`
+	FamilyEpisodes []string `json:"family_episodes,omitempty"`
 	// Flags: "memory_poisoning" when a wording is a lesson flagged for
 	// it; such a cluster is never offered to an agent.
 	Flags []string `json:"flags,omitempty"`
