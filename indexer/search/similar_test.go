@@ -199,7 +199,7 @@ func TestSimilarExactOnSmallCorpora(t *testing.T) {
 		var want []Match
 		for e, other := range sim.IDs {
 			if e != d {
-				if c := round4(dot(sim.vec(d), sim.vec(e))); c > 0 {
+				if c := round4(dot(sim.vec(d), sim.vec(e))); c > 0 && c >= SimilarFloor {
 					want = append(want, Match{ID: other, Score: c, URL: sim.URLs[e]})
 				}
 			}
@@ -344,5 +344,87 @@ func TestSimilarBadInput(t *testing.T) {
 	}
 	if got := matchIDs(all["zh-1"]); !slices.Equal(got, []string{"zh-2"}) {
 		t.Errorf("similar to zh-1: %q", got)
+	}
+}
+
+// TestSimilarFloor: an episode lists only the episodes that score at
+// least SimilarFloor, so one with nothing close lists none, and each
+// match carries the other episode's headline and outcome, also once the
+// model is read back. A text has no floor.
+func TestSimilarFloor(t *testing.T) {
+	with := func(id, headline, outcome, text string) Doc {
+		d := episode(id, text)
+		d.Headline, d.Outcome = headline, outcome
+		return d
+	}
+	lonely := "Payout quarterly tax filing, notarised affidavit, courier pickup, warehouse inventory recount, forklift licence renewal, canteen menu rotation, parking permit lottery"
+	docs := []Doc{
+		with("retry-1", "Add backoff to the payout client", "success", "Add exponential backoff to the payout client. The payout API timed out. Retry with backoff."),
+		with("retry-2", "Retry the payout client", "partial", "Retry the payout client with exponential backoff after timeouts."),
+		with("lonely", "File the quarterly tax", "failure", lonely),
+	}
+	sim := NewSimilarity(docs)
+	var buf bytes.Buffer
+	if _, err := sim.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadSimilarity(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]*Similarity{"built": sim, "read back": back} {
+		t.Run(name, func(t *testing.T) {
+			all := s.All(5)
+			if got := all["lonely"]; len(got) != 0 {
+				t.Errorf("lonely lists %v, want none (below the floor)", got)
+			}
+			want := []Match{{ID: "retry-2", Score: all["retry-1"][0].Score, URL: "/episodes/retry-2/", Headline: "Retry the payout client", Outcome: "partial"}}
+			if got := all["retry-1"]; !reflect.DeepEqual(got, want) || got[0].Score < SimilarFloor {
+				t.Errorf("retry-1 lists %+v, want %+v", got, want)
+			}
+			if got, ok := s.Episode("lonely", 5); !ok || len(got) != 0 {
+				t.Errorf("Episode(lonely) = %v, %v; want none", got, ok)
+			}
+			// The same words as a text: lonely itself, then the payout
+			// episodes, under the floor.
+			got := s.Text(lonely, 5)
+			if len(got) != 3 || got[0].ID != "lonely" || got[1].Score >= SimilarFloor || got[1].Headline == "" || got[1].Outcome == "" {
+				t.Errorf("Text(lonely) = %+v, want lonely, then the payout episodes under the floor, with headline and outcome", got)
+			}
+		})
+	}
+}
+
+// TestSimilarTies: many episodes with the same score are listed by id,
+// whatever order they come in.
+func TestSimilarTies(t *testing.T) {
+	var docs []Doc
+	for i := range 12 {
+		docs = append(docs, episode(fmt.Sprintf("EP-%02d", (i*7)%12), "Rotate the signing keys and redeploy the auth service."))
+	}
+	for _, order := range []string{"as given", "reversed"} {
+		t.Run(order, func(t *testing.T) {
+			in := slices.Clone(docs)
+			if order == "reversed" {
+				slices.Reverse(in)
+			}
+			all := NewSimilarity(in).All(5)
+			for id, ms := range all {
+				var want []string
+				for i := range 12 {
+					if other := fmt.Sprintf("EP-%02d", i); other != id && len(want) < 5 {
+						want = append(want, other)
+					}
+				}
+				if got := matchIDs(ms); !slices.Equal(got, want) {
+					t.Errorf("%s: %q, want %q", id, got, want)
+				}
+				for _, m := range ms {
+					if m.Score != ms[0].Score {
+						t.Errorf("%s: scores differ: %v", id, ms)
+					}
+				}
+			}
+		})
 	}
 }
