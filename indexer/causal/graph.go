@@ -216,15 +216,35 @@ func (b *builder) stats() {
 		s := patternStats(n.Pattern, refs)
 		s.FixtureEvidence = fixtures
 		b.contradicted(n, &s)
-		// A rate that is not a measurement (declared only, or contradicted
+		b.declaredAgainstEvidence(n, &s)
+		// A rate that is not a measurement (a bare default, or contradicted
 		// by the episodes) does not classify a pattern (SPEC §3).
-		s.Antipattern = n.IsAntipattern() || s.Source == "evidence" && !s.Contradicted &&
+		s.Antipattern = n.IsAntipattern() || s.Measured() &&
 			s.SuccessRate <= b.opt.AntipatternMaxSuccess+rateTolerance && s.Occurrences >= b.opt.AntipatternMinOccurrences
 		b.r.Stats[i] = s
-		if d := n.Pattern.DeclaredRate; d != nil && s.Source == "evidence" && math.Abs(*d-s.SuccessRate) > maxDrift {
-			ev := n.Pattern.Evidence[0]
-			b.r.Diags.Report(n.Path, ev.Line, 1, note.Warning, "pattern-rate-drift", "declared success_rate %.2f differs from the evidence (%.2f over %d episodes) by more than 0.1", *d, s.SuccessRate, s.Occurrences)
-		}
+	}
+}
+
+// declaredAgainstEvidence compares a declared success_rate with the
+// evidence that replaces it: outside the evidence's 95% Wilson interval,
+// the evidence contradicts the claim (the pattern is flagged
+// default_rate, and the evidence still classifies it); inside it but
+// more than 0.1 away, it has only drifted (SPEC §3's diagnostic).
+func (b *builder) declaredAgainstEvidence(n *note.Note, s *Stats) {
+	d := n.Pattern.DeclaredRate
+	if d == nil || s.Source != "evidence" {
+		return
+	}
+	ev := n.Pattern.Evidence[0]
+	lo, hi := WilsonInterval(s.SuccessRate, s.Occurrences)
+	switch {
+	case *d < lo-rateTolerance || *d > hi+rateTolerance:
+		s.DeclaredContradicted = true
+		b.r.Diags.Report(n.Path, ev.Line, 1, note.Warning, "pattern-declared-contradicted",
+			"declared success_rate %.2f is outside the 95%% Wilson interval of the evidence (%.2f over %d episodes: %.2f to %.2f); the evidence is used, and the pattern is not offered as advice until the two agree",
+			*d, s.SuccessRate, s.Occurrences, lo, hi)
+	case math.Abs(*d-s.SuccessRate) > maxDrift:
+		b.r.Diags.Report(n.Path, ev.Line, 1, note.Warning, "pattern-rate-drift", "declared success_rate %.2f differs from the evidence (%.2f over %d episodes) by more than 0.1", *d, s.SuccessRate, s.Occurrences)
 	}
 }
 
