@@ -236,10 +236,10 @@ func (b *builder) declaredAgainstEvidence(n *note.Note, s *Stats) {
 		return
 	}
 	ev := n.Pattern.Evidence[0]
-	lo, hi := WilsonInterval(s.SuccessRate, s.Occurrences)
 	switch {
-	case *d < lo-rateTolerance || *d > hi+rateTolerance:
+	case DeclaredContradicts(*d, s.SuccessRate, s.Occurrences):
 		s.DeclaredContradicted = true
+		lo, hi := WilsonInterval(s.SuccessRate, s.Occurrences)
 		b.r.Diags.Report(n.Path, ev.Line, 1, note.Warning, "pattern-declared-contradicted",
 			"declared success_rate %.2f is outside the 95%% Wilson interval of the evidence (%.2f over %d episodes: %.2f to %.2f); the evidence is used, and the pattern is not offered as advice until the two agree",
 			*d, s.SuccessRate, s.Occurrences, lo, hi)

@@ -49,6 +49,18 @@ func (s Stats) Measured() bool {
 	return false
 }
 
+// DeclaredContradicts reports whether evidence of the given rate over n
+// episodes contradicts a declared rate: the declared rate lies outside
+// the evidence's 95% Wilson interval, so the evidence is unlikely to
+// come from it.
+func DeclaredContradicts(declared, rate float64, n int) bool {
+	if n <= 0 {
+		return false
+	}
+	lo, hi := WilsonInterval(rate, n)
+	return declared < lo-rateTolerance || declared > hi+rateTolerance
+}
+
 // DefaultRate reports whether the rate is not to be trusted as advice:
 // a bare default (declared with no occurrences), a rate its evidence
 // episodes contradict, or a declared rate its evidence contradicts.
