@@ -244,6 +244,37 @@ func (s *Similarity) Episode(id string, k int) ([]Match, bool) {
 	return s.top(s.vec(d), d, k, SimilarFloor, s.newScratch()), true
 }
 
+// Score returns the cosine similarity of two episodes (rounded as in
+// their lists), whether or not either lists the other, and false when
+// either is not an episode of the model. It is how a judged pair is
+// scored against the floor.
+func (s *Similarity) Score(a, b string) (float64, bool) {
+	i, okA := slices.BinarySearch(s.IDs, a)
+	j, okB := slices.BinarySearch(s.IDs, b)
+	if !okA || !okB {
+		return 0, false
+	}
+	return round4(dot(s.vec(i), s.vec(j))), true
+}
+
+// dot is the dot product of two sparse vectors, summed in the order of
+// their terms, as exact sums it.
+func dot(a, b vec) float64 {
+	sum := 0.0
+	for i, j := 0, 0; i < len(a.term) && j < len(b.term); {
+		switch {
+		case a.term[i] < b.term[j]:
+			i++
+		case a.term[i] > b.term[j]:
+			j++
+		default:
+			sum += a.w[i] * b.w[j]
+			i, j = i+1, j+1
+		}
+	}
+	return sum
+}
+
 // Text returns the k episodes most similar to a text (its first
 // SimilarQueryBytes), weighted by the episodes' IDF. The text is one
 // part, so whether it counts as a task or as the rest makes no

@@ -213,6 +213,11 @@ func TestSimilarExactOnSmallCorpora(t *testing.T) {
 			}
 			return strings.Compare(a.ID, b.ID)
 		})
+		for _, m := range all[id] {
+			if got, ok := sim.Score(id, m.ID); !ok || got != m.Score {
+				t.Errorf("Score(%s, %s) = %v, %v; the list says %v", id, m.ID, got, ok, m.Score)
+			}
+		}
 		if !reflect.DeepEqual(all[id], want[:min(5, len(want))]) {
 			t.Errorf("%s: %v, want %v", id, all[id], want[:5])
 		}
@@ -224,24 +229,6 @@ func BenchmarkSimilarity10k(b *testing.B) {
 	for b.Loop() {
 		NewSimilarity(docs).All(5)
 	}
-}
-
-// dot is the dot product of two sparse vectors sorted by term.
-func dot(a, b vec) float64 {
-	sum := 0.0
-	for i, j := 0, 0; i < len(a.term) && j < len(b.term); {
-		switch {
-		case a.term[i] < b.term[j]:
-			i++
-		case a.term[i] > b.term[j]:
-			j++
-		default:
-			sum += a.w[i] * b.w[j]
-			i++
-			j++
-		}
-	}
-	return sum
 }
 
 // TestSimilarFlagged: an episode with flags (a fixture, nearly empty) is
