@@ -78,8 +78,8 @@ type Similarity struct {
 	IDs, URLs []string // of the episodes, sorted by id
 	// Headlines and Outcomes of the episodes, in the order of IDs.
 	Headlines, Outcomes []string
-	Terms     []string // sorted
-	IDF       []float64
+	Terms               []string // sorted
+	IDF                 []float64
 	// Postings of term t: PostStart[t] ≤ k < PostStart[t+1], by weight
 	// descending, then episode.
 	PostStart []int32
