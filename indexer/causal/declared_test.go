@@ -77,3 +77,31 @@ func TestDeclaredStatistics(t *testing.T) {
 		})
 	}
 }
+
+// TestDeclaredTemplateRows: a declared claim about no rule (a template
+// row such as ai-agents' "T2" → "A2", 0.2 over 2, or an action that
+// restates its trigger) classifies nothing, though its rate is declared
+// with occurrences; the same row with evidence is classified by it.
+func TestDeclaredTemplateRows(t *testing.T) {
+	tests := []struct {
+		name, front string
+		evidence    []string
+		anti        bool
+	}{
+		{name: "placeholder rule", front: "trigger: T2\naction: A2\nsuccess_rate: 0.2\noccurrences: 2\n"},
+		{name: "tautology", front: "trigger: Retry the deploy\naction: Retry the deploy\nsuccess_rate: 0.1\noccurrences: 5\n"},
+		{name: "placeholder rule with evidence", front: "trigger: T2\naction: A2\n", evidence: []string{"[[EP-f1]] - failure", "[[EP-f2]] - failure"}, anti: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var body []string
+			if len(tt.evidence) > 0 {
+				body = append(body, evidenceSection(tt.evidence...))
+			}
+			notes, res := build(t, statsRepo(pattern("PATTERN-p", "type: pattern\n"+tt.front, body...)))
+			if got := res.Stats[noteIndex(t, notes, "PATTERN-p")].Antipattern; got != tt.anti {
+				t.Errorf("antipattern = %v, want %v", got, tt.anti)
+			}
+		})
+	}
+}

@@ -219,10 +219,28 @@ func (b *builder) stats() {
 		b.declaredAgainstEvidence(n, &s)
 		// A rate that is not a measurement (a bare default, or contradicted
 		// by the episodes) does not classify a pattern (SPEC §3).
-		s.Antipattern = n.IsAntipattern() || s.Measured() &&
+		s.Antipattern = n.IsAntipattern() || classifies(n, s) &&
 			s.SuccessRate <= b.opt.AntipatternMaxSuccess+rateTolerance && s.Occurrences >= b.opt.AntipatternMinOccurrences
 		b.r.Stats[i] = s
 	}
+}
+
+// classifies reports whether a pattern's rate classifies it: a
+// measurement (Stats.Measured), and, for a declared one, not a claim
+// about a template row ("T2" → "A2", 0.2 over 2: ai-agents' test rows)
+// or an action that restates its trigger, which state no rule anything
+// was counted over. A pattern that gives no rule at all is named by its
+// title, and its claim stands.
+func classifies(n *note.Note, s Stats) bool {
+	if !s.Measured() {
+		return false
+	}
+	if s.Source != "declared" {
+		return true
+	}
+	trigger, action := n.TriggerAction()
+	given := strings.TrimSpace(trigger) != "" || strings.TrimSpace(action) != ""
+	return !(given && Placeholder(trigger, action)) && !Tautology(trigger, action)
 }
 
 // declaredAgainstEvidence compares a declared success_rate with the
