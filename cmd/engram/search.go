@@ -103,7 +103,11 @@ func cmdSimilar(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	return printList(stdout, q, snap, items, "no similar episodes", "SCORE\tOUTCOME\tID\tHEADLINE\tURL", func(it query.SearchItem) string {
-		return fmt.Sprintf("%.4f\t%s\t%s\t%s\t%s", it.Score, orDash(it.Outcome), it.ID, orDash(oneLine(it.Headline, 70)), orDash(it.URL))
+		head := it.Headline
+		if head == it.ID {
+			head = "" // no task: the headline is the id, already printed
+		}
+		return fmt.Sprintf("%.4f\t%s\t%s\t%s\t%s", it.Score, orDash(it.Outcome), it.ID, orDash(oneLine(head, 70)), orDash(it.URL))
 	})
 }
 
