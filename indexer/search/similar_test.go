@@ -231,6 +231,22 @@ func BenchmarkSimilarity10k(b *testing.B) {
 	}
 }
 
+// builtAndReadBack is the model of docs as built, and as read back
+// after WriteTo: both must answer alike.
+func builtAndReadBack(t *testing.T, docs []Doc) map[string]*Similarity {
+	t.Helper()
+	sim := NewSimilarity(docs)
+	var buf bytes.Buffer
+	if _, err := sim.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadSimilarity(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]*Similarity{"built": sim, "read back": back}
+}
+
 // TestSimilarFlagged: an episode with flags (a fixture, nearly empty) is
 // never offered, to an episode or to a text, but has its own similar
 // episodes, also once the model is read back.
@@ -245,16 +261,7 @@ func TestSimilarFlagged(t *testing.T) {
 		episode("retry-2", "The payout client retries with exponential backoff after timeouts."),
 		episode("ledger", "Fix the flaky ledger test."),
 	}
-	sim := NewSimilarity(docs)
-	var buf bytes.Buffer
-	if _, err := sim.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	back, err := ReadSimilarity(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, s := range map[string]*Similarity{"built": sim, "read back": back} {
+	for name, s := range builtAndReadBack(t, docs) {
 		all := s.All(5)
 		for id, ms := range all {
 			for _, m := range ms {
@@ -350,16 +357,7 @@ func TestSimilarFloor(t *testing.T) {
 		with("retry-2", "Retry the payout client", "partial", "Retry the payout client with exponential backoff after timeouts."),
 		with("lonely", "File the quarterly tax", "failure", lonely),
 	}
-	sim := NewSimilarity(docs)
-	var buf bytes.Buffer
-	if _, err := sim.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	back, err := ReadSimilarity(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, s := range map[string]*Similarity{"built": sim, "read back": back} {
+	for name, s := range builtAndReadBack(t, docs) {
 		t.Run(name, func(t *testing.T) {
 			all := s.All(5)
 			if got := all["lonely"]; len(got) != 0 {
