@@ -282,12 +282,13 @@ func listFound(found []secrets.Finding) string {
 }
 
 // similarEpisodes lists every episode's similar episodes (SPEC §3), by
-// episode id.
+// episode id: at most SimilarEpisodes, those at or above the model's
+// floor (search.SimilarFloor), so some list fewer or none.
 func similarEpisodes(sim *search.Similarity) map[string][]export.Similar {
 	out := map[string][]export.Similar{}
 	for id, ms := range sim.All(SimilarEpisodes) {
 		for _, m := range ms {
-			out[id] = append(out[id], export.Similar{ID: m.ID, Score: m.Score, URL: m.URL})
+			out[id] = append(out[id], export.Similar{ID: m.ID, Score: m.Score, URL: m.URL, Headline: m.Headline, Outcome: m.Outcome})
 		}
 	}
 	return out
@@ -301,7 +302,7 @@ func snapshotOf(docs *export.Site, boot bootstrap.Candidates, sim *search.Simila
 	return snap
 }
 
-// SimilarEpisodes is how many similar episodes an episode lists.
+// SimilarEpisodes is how many similar episodes an episode lists at most.
 const SimilarEpisodes = 5
 
 // bootstrapFiles fits the bootstrap to its budget: bootstrap.json,

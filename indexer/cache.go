@@ -51,8 +51,10 @@ import (
 // meaning (8: the similarity model weighs the whole record, issue 12;
 // 9: pending.json, issue 15; 10: text flagged for memory poisoning is
 // withheld, issue 29; 11: an episode's summary has age_days and stale,
-// patterns are kept as export.PatternSummary, issue 30).
-const cacheFormat = 11
+// patterns are kept as export.PatternSummary, issue 30; 12: the
+// similarity model has a floor and each episode's headline and outcome,
+// issue 31).
+const cacheFormat = 12
 
 // Part is a part of a snapshot; a query reads only the parts it needs.
 type Part int

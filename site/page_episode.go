@@ -49,7 +49,7 @@ func episodePages(in input) []page {
 	var ps []page
 	for i, e := range s.Episodes {
 		v := episodePage{HTML: renderEpisode(e, in.md), CitedBy: ix.citedBy[e.ID], Tags: ix.tagLinks(e.Tags),
-			LinkedFrom: without(e.Backlinks, ix.citedBy[e.ID]), FlagNotes: flagNotes(e.Flags, false)}
+			LinkedFrom: without(e.Backlinks, ix.citedBy[e.ID]), FlagNotes: flagNotes(e.Flags, "")}
 		// Episodes are sorted newest first: the previous one is older.
 		if i+1 < len(s.Episodes) {
 			v.Prev = &export.Ref{ID: s.Episodes[i+1].ID, Type: "episode", URL: s.Episodes[i+1].URL}

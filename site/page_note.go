@@ -28,7 +28,7 @@ func notePages(in input) []page {
 		n.Links, n.Sections, n.Extra = nil, nil, nil
 		ps = append(ps, page{path: "notes/" + slug(n.URL) + ".md", api: apiPath(n.JSONURL, s.BaseURL),
 			title: in.ix.heads[n.URL], description: noteDescription(n), date: n.Source.Created, lastmod: n.Source.Updated,
-			params: notePage{Doc: n, HTML: h, Tags: in.ix.tagLinks(n.Tags), FlagNotes: flagNotes(n.Flags, false)}})
+			params: notePage{Doc: n, HTML: h, Tags: in.ix.tagLinks(n.Tags), FlagNotes: flagNotes(n.Flags, "")}})
 	}
 	return ps
 }

@@ -48,7 +48,7 @@ func patternPages(in input) []page {
 			Sections: renderSections(rest, in.md, r), Observations: observationsHTML(p.Observations, in.md, r), Dates: datesOf(*p.Source),
 			Interval: chart.Interval(p), Graph: graphs[i]}
 		v := patternPage{HTML: h, EdgesOut: ix.edgeViews(p.EdgesOut, false), EdgesIn: ix.edgeViews(p.EdgesIn, true),
-			Tags: ix.tagLinks(p.Tags), FlagNotes: flagNotes(p.Flags, p.StatsSource == "declared")}
+			Tags: ix.tagLinks(p.Tags), FlagNotes: flagNotes(p.Flags, rateWhy(p))}
 		p.Links, p.Sections, p.Extra = nil, nil, nil
 		v.Doc = p
 		ps = append(ps, page{path: "patterns/" + slug(p.URL) + ".md", api: apiPath(p.JSONURL, s.BaseURL),

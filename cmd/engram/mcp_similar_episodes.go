@@ -18,7 +18,7 @@ type similarArgs struct {
 
 func (e *mcpEngine) addSimilarEpisodes(s *mcp.Server) {
 	t := readOnly("similar_episodes", "Similar past situations",
-		"Past episodes most like one episode or a described situation, most similar first. Same as `engram similar`.")
+		"Past episodes most like one episode or a described situation, most similar first, each with its headline and outcome; an episode lists none that scores under the similarity floor. Same as `engram similar`.")
 	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a similarArgs) (*mcp.CallToolResult, page[query.SearchItem], error) {
 		out, err := e.similar(ctx, a)
 		return nil, out, err

@@ -102,7 +102,13 @@ func cmdSimilar(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	return printItems(stdout, q, snap, items, "no similar episodes")
+	return printList(stdout, q, snap, items, "no similar episodes", "SCORE\tOUTCOME\tID\tHEADLINE\tURL", func(it query.SearchItem) string {
+		head := it.Headline
+		if head == it.ID {
+			head = "" // no task: the headline is the id, already printed
+		}
+		return fmt.Sprintf("%.4f\t%s\t%s\t%s\t%s", it.Score, orDash(it.Outcome), it.ID, orDash(oneLine(head, 70)), orDash(it.URL))
+	})
 }
 
 func printItems(stdout io.Writer, q *queryFlags, snap *query.Snapshot, items []query.SearchItem, none string) error {

@@ -422,6 +422,10 @@ func rateNote(p export.Pattern) string {
 	if p.SuccessRate == nil {
 		return ""
 	}
+	if p.StatsSource == "declared" {
+		// A claim the note makes, not counted from evidence episodes.
+		return fmt.Sprintf(" (%.0f%% success over %d, declared)", 100**p.SuccessRate, p.Occurrences)
+	}
 	return fmt.Sprintf(" (%.0f%% success over %d)", 100**p.SuccessRate, p.Occurrences)
 }
 

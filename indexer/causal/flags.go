@@ -30,8 +30,11 @@ const (
 	// empty).
 	FlagPlaceholder = "placeholder"
 	// FlagDefaultRate: a pattern whose success rate is not a measurement:
-	// declared with no evidence behind it, or contradicted by its evidence
-	// episodes' own outcomes (0.0 over episodes that each say success).
+	// declared with no evidence and no occurrences behind it (a bare
+	// default), contradicted by its evidence episodes' own outcomes (0.0
+	// over episodes that each say success), or declared outside the 95%
+	// Wilson interval of its evidence. A rate declared with its
+	// occurrences is a claim, not a default (Stats.Measured).
 	FlagDefaultRate = "default_rate"
 	// FlagPoisoning: a note with text that addresses an agent with
 	// instructions (memory poisoning: to ignore its instructions, run a

@@ -87,7 +87,7 @@ func TestPatternFlags(t *testing.T) {
 		"patterns/only.md": pattern("PATTERN-only-fixtures", rule("A queue backs up", "Shed load at the edge"), evidenceSection("[[episode-2026-01-01-filter-001]] - failure")),
 		// 0.0 over episodes that each say success.
 		"patterns/zero.md": pattern("PATTERN-zero", rule("A deploy fails", "Page the owner"), evidenceSection("[[EP-s1]] - failure", "[[EP-s2]] - failure")),
-		"patterns/t1.md":   pattern("PATTERN-t1", rule("T1", "A1")+"success_rate: 0.9\noccurrences: 1\n"),
+		"patterns/t1.md":   pattern("PATTERN-t1", rule("T1", "A1")+"success_rate: 0.9\n"),
 		"patterns/echo.md": pattern("PATTERN-echo", rule("Adopted the fix", "Adopted the fix"), evidenceSection("[[EP-s1]] - success")),
 		"patterns/good.md": pattern("PATTERN-good", rule("A deploy fails", "Roll back the deploy"), evidenceSection("[[EP-s1]] - success", "[[EP-s2]] - success")),
 	})

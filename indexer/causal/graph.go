@@ -216,15 +216,53 @@ func (b *builder) stats() {
 		s := patternStats(n.Pattern, refs)
 		s.FixtureEvidence = fixtures
 		b.contradicted(n, &s)
-		// A rate that is not a measurement (declared only, or contradicted
+		b.declaredAgainstEvidence(n, &s)
+		// A rate that is not a measurement (a bare default, or contradicted
 		// by the episodes) does not classify a pattern (SPEC §3).
-		s.Antipattern = n.IsAntipattern() || s.Source == "evidence" && !s.Contradicted &&
+		s.Antipattern = n.IsAntipattern() || classifies(n, s) &&
 			s.SuccessRate <= b.opt.AntipatternMaxSuccess+rateTolerance && s.Occurrences >= b.opt.AntipatternMinOccurrences
 		b.r.Stats[i] = s
-		if d := n.Pattern.DeclaredRate; d != nil && s.Source == "evidence" && math.Abs(*d-s.SuccessRate) > maxDrift {
-			ev := n.Pattern.Evidence[0]
-			b.r.Diags.Report(n.Path, ev.Line, 1, note.Warning, "pattern-rate-drift", "declared success_rate %.2f differs from the evidence (%.2f over %d episodes) by more than 0.1", *d, s.SuccessRate, s.Occurrences)
-		}
+	}
+}
+
+// classifies reports whether a pattern's rate classifies it: a
+// measurement (Stats.Measured), and, for a declared one, not a claim
+// about a template row ("T2" → "A2", 0.2 over 2: ai-agents' test rows)
+// or an action that restates its trigger, which state no rule anything
+// was counted over. A pattern that gives no rule at all is named by its
+// title, and its claim stands.
+func classifies(n *note.Note, s Stats) bool {
+	if !s.Measured() {
+		return false
+	}
+	if s.Source != "declared" {
+		return true
+	}
+	trigger, action := n.TriggerAction()
+	given := strings.TrimSpace(trigger) != "" || strings.TrimSpace(action) != ""
+	return !(given && Placeholder(trigger, action)) && !Tautology(trigger, action)
+}
+
+// declaredAgainstEvidence compares a declared success_rate with the
+// evidence that replaces it: outside the evidence's 95% Wilson interval,
+// the evidence contradicts the claim (the pattern is flagged
+// default_rate, and the evidence still classifies it); inside it but
+// more than 0.1 away, it has only drifted (SPEC §3's diagnostic).
+func (b *builder) declaredAgainstEvidence(n *note.Note, s *Stats) {
+	d := n.Pattern.DeclaredRate
+	if d == nil || s.Source != "evidence" {
+		return
+	}
+	ev := n.Pattern.Evidence[0]
+	switch {
+	case DeclaredContradicts(*d, s.SuccessRate, s.Occurrences):
+		s.DeclaredContradicted = true
+		lo, hi := WilsonInterval(s.SuccessRate, s.Occurrences)
+		b.r.Diags.Report(n.Path, ev.Line, 1, note.Warning, "pattern-declared-contradicted",
+			"declared success_rate %.2f is outside the 95%% Wilson interval of the evidence (%.2f over %d episodes: %.2f to %.2f); the evidence is used, and the pattern is not offered as advice until the two agree",
+			*d, s.SuccessRate, s.Occurrences, lo, hi)
+	case math.Abs(*d-s.SuccessRate) > maxDrift:
+		b.r.Diags.Report(n.Path, ev.Line, 1, note.Warning, "pattern-rate-drift", "declared success_rate %.2f differs from the evidence (%.2f over %d episodes) by more than 0.1", *d, s.SuccessRate, s.Occurrences)
 	}
 }
 

@@ -265,7 +265,7 @@ func (b *builder) patternFlags() {
 			fs = append(fs, FlagFixture)
 			b.r.Diags.Report(n.Path, 1, 1, note.Warning, "pattern-fixture", "the pattern comes from test fixtures (its evidence is only fixture or nearly empty episodes, or its trigger or action is their text); it is not offered as advice")
 		}
-		if st.Source == "declared" || st.Contradicted {
+		if st.DefaultRate() {
 			fs = append(fs, FlagDefaultRate)
 		}
 		if b.poisoned(i) {

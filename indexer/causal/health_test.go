@@ -47,7 +47,7 @@ func TestHealth(t *testing.T) {
 		"episodes/e3.md": episode("EP-3", "success"),
 		"patterns/t.md": pattern("PATTERN-echo", "trigger: Adopted the fix\naction: adopted the FIX\n",
 			evidenceSection("[[EP-1]] - success")),
-		"patterns/d.md": pattern("PATTERN-declared", "success_rate: 0\noccurrences: 267\n", causalSection("prevents [[PATTERN-echo]]")),
+		"patterns/d.md": pattern("PATTERN-declared", "success_rate: 0\n", causalSection("prevents [[PATTERN-echo]]")),
 		"patterns/n.md": pattern("PATTERN-nothing", "trigger: x\naction: y\n"),
 	})
 	h := res.Health

@@ -76,9 +76,11 @@ func TestAntipatternThresholds(t *testing.T) {
 		"patterns/ok.md": pattern("PATTERN-ok", "", evidenceSection("[[EP-2]] - partial", "[[EP-3]] - success")),
 		// 0 over 1: too few occurrences.
 		"patterns/one.md": pattern("PATTERN-one", "", evidenceSection("[[EP-1]] - failure")),
-		// 0.3 over 10, declared: not a measurement, so it classifies
-		// nothing (SPEC §3, default rates).
+		// 0.3 over 10, declared with its occurrences: a claim, which
+		// classifies (SPEC §3, default rates).
 		"patterns/edge.md": pattern("PATTERN-edge", "success_rate: 0.3\noccurrences: 10\n"),
+		// 0.1 declared alone: a bare default, which classifies nothing.
+		"patterns/bare.md": pattern("PATTERN-bare", "success_rate: 0.1\n"),
 	}
 	notes := parseRepo(t, r)
 	classes := func(opt Options) map[string]string {
@@ -92,7 +94,7 @@ func TestAntipatternThresholds(t *testing.T) {
 		return out
 	}
 	got := classes(DefaultOptions())
-	want := map[string]string{"PATTERN-low": "antipattern", "PATTERN-ok": "pattern", "PATTERN-one": "pattern", "PATTERN-edge": "pattern"}
+	want := map[string]string{"PATTERN-low": "antipattern", "PATTERN-ok": "pattern", "PATTERN-one": "pattern", "PATTERN-edge": "antipattern", "PATTERN-bare": "pattern"}
 	for id, typ := range want {
 		if got[id] != typ {
 			t.Errorf("default thresholds: %s is %s, want %s", id, got[id], typ)
@@ -100,13 +102,17 @@ func TestAntipatternThresholds(t *testing.T) {
 	}
 	// Inclusive: PATTERN-ok's 0.75 is at the threshold.
 	got = classes(Options{AntipatternMaxSuccess: 0.75, AntipatternMinOccurrences: 1})
-	for _, id := range []string{"PATTERN-low", "PATTERN-ok", "PATTERN-one"} {
+	for _, id := range []string{"PATTERN-low", "PATTERN-ok", "PATTERN-one", "PATTERN-edge"} {
 		if got[id] != "antipattern" {
 			t.Errorf("max 0.75 over 1: %s is %s, want antipattern", id, got[id])
 		}
 	}
-	if got["PATTERN-edge"] != "pattern" {
-		t.Errorf("max 0.75 over 1: the declared PATTERN-edge is %s, want pattern", got["PATTERN-edge"])
+	if got["PATTERN-bare"] != "pattern" {
+		t.Errorf("max 0.75 over 1: the bare default PATTERN-bare is %s, want pattern", got["PATTERN-bare"])
+	}
+	// A stricter count: the declared 10 occurrences are counted as such.
+	if got = classes(Options{AntipatternMaxSuccess: 0.3, AntipatternMinOccurrences: 11}); got["PATTERN-edge"] != "pattern" {
+		t.Errorf("max 0.3 over 11: PATTERN-edge (0.3 over 10) is %s, want pattern", got["PATTERN-edge"])
 	}
 	res := Build(notes, DefaultOptions())
 	// PATTERN-low's edge: Wilson lower bound of 1 − 0.25 over 2.

@@ -28,6 +28,44 @@ type Stats struct {
 	// those that have one; EpisodeOutcomes how many do.
 	EpisodeRate     float64
 	EpisodeOutcomes int
+	// DeclaredContradicted: the front matter declares a success_rate
+	// outside the 95% Wilson interval of the evidence that replaces it.
+	// The evidence is the measurement; the note claims otherwise.
+	DeclaredContradicted bool
+}
+
+// Measured reports whether the statistics are a measurement that
+// classifies the pattern (SPEC §3): computed from evidence that its
+// episodes do not contradict, or declared together with the occurrences
+// they were counted over (the seed's pattern format: a tool that
+// counted wrote both). A rate declared alone is a bare default.
+func (s Stats) Measured() bool {
+	switch s.Source {
+	case "evidence":
+		return !s.Contradicted
+	case "declared":
+		return s.Occurrences > 0
+	}
+	return false
+}
+
+// DeclaredContradicts reports whether evidence of the given rate over n
+// episodes contradicts a declared rate: the declared rate lies outside
+// the evidence's 95% Wilson interval, so the evidence is unlikely to
+// come from it.
+func DeclaredContradicts(declared, rate float64, n int) bool {
+	if n <= 0 {
+		return false
+	}
+	lo, hi := WilsonInterval(rate, n)
+	return declared < lo-rateTolerance || declared > hi+rateTolerance
+}
+
+// DefaultRate reports whether the rate is not to be trusted as advice:
+// a bare default (declared with no occurrences), a rate its evidence
+// episodes contradict, or a declared rate its evidence contradicts.
+func (s Stats) DefaultRate() bool {
+	return s.Source == "declared" && s.Occurrences <= 0 || s.Contradicted || s.DeclaredContradicted
 }
 
 // EvidenceRef is one counted evidence episode: the outcome the evidence

@@ -299,8 +299,8 @@ func TestStatsDiagnostics(t *testing.T) {
 			Message: "evidence says EP-f1 was a success, but the episode says failure; the evidence line is counted as written"},
 		{Path: "patterns/p.md", Line: 18, Col: 3, Severity: note.Warning, Rule: "evidence-outcome-mismatch",
 			Message: "evidence says EP-s1 was a failure, but the episode says success; the evidence line is counted as written"},
-		{Path: "patterns/p.md", Line: 15, Col: 1, Severity: note.Warning, Rule: "pattern-rate-drift",
-			Message: "declared success_rate 0.95 differs from the evidence (0.50 over 2 episodes) by more than 0.1"},
+		{Path: "patterns/p.md", Line: 15, Col: 1, Severity: note.Warning, Rule: "pattern-declared-contradicted",
+			Message: "declared success_rate 0.95 is outside the 95% Wilson interval of the evidence (0.50 over 2 episodes: 0.09 to 0.91); the evidence is used, and the pattern is not offered as advice until the two agree"},
 		{Path: "patterns/p.md", Line: 17, Col: 3, Severity: note.Warning, Rule: "link-dangling",
 			Message: "[[EP-none]] names no note; it is shown as a missing note"},
 	}

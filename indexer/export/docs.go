@@ -91,11 +91,14 @@ type Episode struct {
 }
 
 // Similar is another episode like this one: the cosine similarity of
-// their TF-IDF vectors, and its page.
+// their TF-IDF vectors, its page, and what a reader judges it by without
+// opening it: its headline (EpisodeHeadline) and outcome.
 type Similar struct {
-	ID    string  `json:"id"`
-	Score float64 `json:"score"`
-	URL   string  `json:"url"`
+	ID       string  `json:"id"`
+	Score    float64 `json:"score"`
+	URL      string  `json:"url"`
+	Headline string  `json:"headline"`
+	Outcome  string  `json:"outcome"`
 }
 
 // RelatedWork is another episode about the same piece of work, and the

@@ -19,6 +19,10 @@ type SearchItem struct {
 	Type  string  `json:"type"`
 	Score float64 `json:"score"`
 	URL   string  `json:"url"`
+	// Headline and Outcome of a similar episode (SimilarToEpisode,
+	// SimilarToText), so that judging a list costs no fetches.
+	Headline string `json:"headline,omitempty"`
+	Outcome  string `json:"outcome,omitempty"`
 	// Via is the hit a causal-graph neighbour was added for (--expand).
 	Via string `json:"via,omitempty"`
 }
@@ -157,7 +161,7 @@ func (s *Snapshot) nodeType(id string) string {
 
 // SimilarToEpisode answers `engram similar --episode E`: the limit
 // episodes most similar to E (named by id, ignoring case, or by the slug
-// of its page).
+// of its page), those at or above search.SimilarFloor, as on E's page.
 func (s *Snapshot) SimilarToEpisode(name string, limit int) ([]SearchItem, error) {
 	if s.Similar == nil {
 		return nil, errors.New("no similarity model in the snapshot")
@@ -184,7 +188,7 @@ func (s *Snapshot) SimilarToText(text string, limit int) ([]SearchItem, error) {
 func matches(ms []search.Match) []SearchItem {
 	out := make([]SearchItem, 0, len(ms))
 	for _, m := range ms {
-		out = append(out, SearchItem{ID: m.ID, Type: causal.TypeEpisode, Score: m.Score, URL: m.URL})
+		out = append(out, SearchItem{ID: m.ID, Type: causal.TypeEpisode, Score: m.Score, URL: m.URL, Headline: m.Headline, Outcome: m.Outcome})
 	}
 	return out
 }

@@ -199,7 +199,7 @@ func TestSimilarExactOnSmallCorpora(t *testing.T) {
 		var want []Match
 		for e, other := range sim.IDs {
 			if e != d {
-				if c := round4(dot(sim.vec(d), sim.vec(e))); c > 0 {
+				if c := round4(dot(sim.vec(d), sim.vec(e))); c > 0 && c >= SimilarFloor {
 					want = append(want, Match{ID: other, Score: c, URL: sim.URLs[e]})
 				}
 			}
@@ -213,6 +213,11 @@ func TestSimilarExactOnSmallCorpora(t *testing.T) {
 			}
 			return strings.Compare(a.ID, b.ID)
 		})
+		for _, m := range all[id] {
+			if got, ok := sim.Score(id, m.ID); !ok || got != m.Score {
+				t.Errorf("Score(%s, %s) = %v, %v; the list says %v", id, m.ID, got, ok, m.Score)
+			}
+		}
 		if !reflect.DeepEqual(all[id], want[:min(5, len(want))]) {
 			t.Errorf("%s: %v, want %v", id, all[id], want[:5])
 		}
@@ -226,22 +231,20 @@ func BenchmarkSimilarity10k(b *testing.B) {
 	}
 }
 
-// dot is the dot product of two sparse vectors sorted by term.
-func dot(a, b vec) float64 {
-	sum := 0.0
-	for i, j := 0, 0; i < len(a.term) && j < len(b.term); {
-		switch {
-		case a.term[i] < b.term[j]:
-			i++
-		case a.term[i] > b.term[j]:
-			j++
-		default:
-			sum += a.w[i] * b.w[j]
-			i++
-			j++
-		}
+// builtAndReadBack is the model of docs as built, and as read back
+// after WriteTo: both must answer alike.
+func builtAndReadBack(t *testing.T, docs []Doc) map[string]*Similarity {
+	t.Helper()
+	sim := NewSimilarity(docs)
+	var buf bytes.Buffer
+	if _, err := sim.WriteTo(&buf); err != nil {
+		t.Fatal(err)
 	}
-	return sum
+	back, err := ReadSimilarity(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]*Similarity{"built": sim, "read back": back}
 }
 
 // TestSimilarFlagged: an episode with flags (a fixture, nearly empty) is
@@ -258,16 +261,7 @@ func TestSimilarFlagged(t *testing.T) {
 		episode("retry-2", "The payout client retries with exponential backoff after timeouts."),
 		episode("ledger", "Fix the flaky ledger test."),
 	}
-	sim := NewSimilarity(docs)
-	var buf bytes.Buffer
-	if _, err := sim.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	back, err := ReadSimilarity(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, s := range map[string]*Similarity{"built": sim, "read back": back} {
+	for name, s := range builtAndReadBack(t, docs) {
 		all := s.All(5)
 		for id, ms := range all {
 			for _, m := range ms {
@@ -344,5 +338,78 @@ func TestSimilarBadInput(t *testing.T) {
 	}
 	if got := matchIDs(all["zh-1"]); !slices.Equal(got, []string{"zh-2"}) {
 		t.Errorf("similar to zh-1: %q", got)
+	}
+}
+
+// TestSimilarFloor: an episode lists only the episodes that score at
+// least SimilarFloor, so one with nothing close lists none, and each
+// match carries the other episode's headline and outcome, also once the
+// model is read back. A text has no floor.
+func TestSimilarFloor(t *testing.T) {
+	with := func(id, headline, outcome, text string) Doc {
+		d := episode(id, text)
+		d.Headline, d.Outcome = headline, outcome
+		return d
+	}
+	lonely := "Payout quarterly tax filing, notarised affidavit, courier pickup, warehouse inventory recount, forklift licence renewal, canteen menu rotation, parking permit lottery"
+	docs := []Doc{
+		with("retry-1", "Add backoff to the payout client", "success", "Add exponential backoff to the payout client. The payout API timed out. Retry with backoff."),
+		with("retry-2", "Retry the payout client", "partial", "Retry the payout client with exponential backoff after timeouts."),
+		with("lonely", "File the quarterly tax", "failure", lonely),
+	}
+	for name, s := range builtAndReadBack(t, docs) {
+		t.Run(name, func(t *testing.T) {
+			all := s.All(5)
+			if got := all["lonely"]; len(got) != 0 {
+				t.Errorf("lonely lists %v, want none (below the floor)", got)
+			}
+			want := []Match{{ID: "retry-2", Score: all["retry-1"][0].Score, URL: "/episodes/retry-2/", Headline: "Retry the payout client", Outcome: "partial"}}
+			if got := all["retry-1"]; !reflect.DeepEqual(got, want) || got[0].Score < SimilarFloor {
+				t.Errorf("retry-1 lists %+v, want %+v", got, want)
+			}
+			if got, ok := s.Episode("lonely", 5); !ok || len(got) != 0 {
+				t.Errorf("Episode(lonely) = %v, %v; want none", got, ok)
+			}
+			// The same words as a text: lonely itself, then the payout
+			// episodes, under the floor.
+			got := s.Text(lonely, 5)
+			if len(got) != 3 || got[0].ID != "lonely" || got[1].Score >= SimilarFloor || got[1].Headline == "" || got[1].Outcome == "" {
+				t.Errorf("Text(lonely) = %+v, want lonely, then the payout episodes under the floor, with headline and outcome", got)
+			}
+		})
+	}
+}
+
+// TestSimilarTies: many episodes with the same score are listed by id,
+// whatever order they come in.
+func TestSimilarTies(t *testing.T) {
+	var docs []Doc
+	for i := range 12 {
+		docs = append(docs, episode(fmt.Sprintf("EP-%02d", (i*7)%12), "Rotate the signing keys and redeploy the auth service."))
+	}
+	for _, order := range []string{"as given", "reversed"} {
+		t.Run(order, func(t *testing.T) {
+			in := slices.Clone(docs)
+			if order == "reversed" {
+				slices.Reverse(in)
+			}
+			all := NewSimilarity(in).All(5)
+			for id, ms := range all {
+				var want []string
+				for i := range 12 {
+					if other := fmt.Sprintf("EP-%02d", i); other != id && len(want) < 5 {
+						want = append(want, other)
+					}
+				}
+				if got := matchIDs(ms); !slices.Equal(got, want) {
+					t.Errorf("%s: %q, want %q", id, got, want)
+				}
+				for _, m := range ms {
+					if m.Score != ms[0].Score {
+						t.Errorf("%s: scores differ: %v", id, ms)
+					}
+				}
+			}
+		})
 	}
 }
