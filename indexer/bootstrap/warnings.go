@@ -27,6 +27,7 @@ func warnings(s *export.Site) (out []Item, warned map[string]bool) {
 	}
 	warned = map[string]bool{}
 	perEpisode := map[string]int{}
+	said := map[string]bool{} // one wording once, however many clusters hold it
 	for _, l := range s.Lessons {
 		e := lessonEpisode(l, byID)
 		if len(l.Flags) > 0 || e == nil {
@@ -36,7 +37,7 @@ func warnings(s *export.Site) (out []Item, warned map[string]bool) {
 		if avoids(text) {
 			warned[l.Text] = true // a warning, listed here or not at all
 		}
-		if perEpisode[e.ID] >= 2 {
+		if perEpisode[e.ID] >= 2 || said[text] {
 			continue
 		}
 		switch {
@@ -49,6 +50,7 @@ func warnings(s *export.Site) (out []Item, warned map[string]bool) {
 			continue
 		}
 		perEpisode[e.ID]++
+		said[text] = true
 		warned[l.Text] = true
 		out = append(out, Item{ID: e.ID, URL: e.URL, Score: l.Score, Text: Cut(text)})
 	}
