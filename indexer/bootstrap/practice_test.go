@@ -155,4 +155,3 @@ func TestAreaSlug(t *testing.T) {
 		})
 	}
 }
-
