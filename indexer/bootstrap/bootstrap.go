@@ -243,12 +243,15 @@ func (b *Bootstrap) encode() ([]byte, []byte, error) {
 // is escaped so that it reads as text (export.MarkdownText): nothing in a
 // note becomes a link, an image or HTML in the agent's context. A section
 // with no item is left out (SPEC §4.1): a heading over "None." costs
-// tokens and says nothing. Each item names its note once, by the link at
-// its end (the JSON form has the id beside it).
+// tokens and says nothing. Each item names its note by the link at its
+// end, and no note is named twice (SPEC §4.1: each id once): an item
+// about a note already linked above says so instead. The JSON form has
+// every item's id and link.
 func (b *Bootstrap) markdown() []byte {
 	var w strings.Builder
 	fmt.Fprintf(&w, "# %s: session start\n\n", export.MarkdownText(oneLine(b.Title)))
 	fmt.Fprintf(&w, "Memory as of %s. Each line ends with the link to its note; follow it for the whole record.\n", b.ReferenceTime)
+	linked := map[string]bool{}
 	for i, l := range b.lists() {
 		n := b.Omitted[sectionNames[i]]
 		if len(*l) == 0 && n == 0 {
@@ -256,7 +259,12 @@ func (b *Bootstrap) markdown() []byte {
 		}
 		fmt.Fprintf(&w, "\n## %s\n\n", sectionTitles[i])
 		for _, it := range *l {
-			fmt.Fprintf(&w, "- %s (%s)\n", export.MarkdownText(it.Text), it.URL)
+			link := it.URL
+			if linked[link] {
+				link = "same note as above"
+			}
+			linked[it.URL] = true
+			fmt.Fprintf(&w, "- %s (%s)\n", export.MarkdownText(it.Text), link)
 		}
 		if n > 0 {
 			fmt.Fprintf(&w, "- %d more left out to fit the budget of %d tokens.\n", n, b.BudgetTokens)
@@ -289,7 +297,7 @@ func buildWith(s *export.Site, ph *phrases) Candidates {
 		c.Patterns = append(c.Patterns, Item{ID: p.ID, URL: p.URL, Score: p.Score,
 			Text: Cut(fmt.Sprintf("%s, %s%s", upperFirst(condition(p.Trigger)), lowerFirst(sentence(p.Action)), rateNote(p)))})
 	}
-	c.RecentFailures, c.Recent = episodes(s)
+	c.RecentFailures, c.Recent = episodes(s, warned)
 	c.Lessons = lessons(s, warned)
 	c.Due = due(s)
 	sort.SliceStable(c.Patterns, func(i, j int) bool { return c.Patterns[i].Score > c.Patterns[j].Score })

@@ -11,9 +11,10 @@ import (
 )
 
 // episodes are the recent failures (failure or partial, within
-// RecentDays) and the latest other episodes that give a task or an
-// outcome, newest first. Episodes come sorted newest first.
-func episodes(s *export.Site) (failures, recent []Item) {
+// RecentDays), with their first lesson unless it is among the warnings,
+// and the latest other episodes that give a task or an outcome, newest
+// first. Episodes come sorted newest first.
+func episodes(s *export.Site, warned map[string]bool) (failures, recent []Item) {
 	for _, e := range s.Episodes {
 		if len(e.Flags) > 0 {
 			continue
@@ -21,7 +22,7 @@ func episodes(s *export.Site) (failures, recent []Item) {
 		text := headline(e)
 		switch {
 		case failed(e) && e.AgeDays <= recentDays:
-			if len(e.Lessons) > 0 {
+			if len(e.Lessons) > 0 && !warned[e.Lessons[0]] {
 				text = cutJoin(text, "Lesson: "+sentence(plain(e.Lessons[0])))
 			}
 			failures = append(failures, Item{ID: e.ID, URL: e.URL, Score: e.Score, Text: Cut(text)})
