@@ -19,9 +19,11 @@ func episodes(s *export.Site, warned map[string]bool) (failures, recent []Item) 
 		if len(e.Flags) > 0 {
 			continue
 		}
-		text := headline(e)
+		// The headline is made only for the episodes listed: a
+		// repository has thousands.
 		switch {
 		case failed(e) && e.AgeDays <= recentDays:
+			text := headline(e)
 			if len(e.Lessons) > 0 && !warned[e.Lessons[0]] {
 				text = cutJoin(text, "Lesson: "+sentence(plain(e.Lessons[0])))
 			}
@@ -31,7 +33,7 @@ func episodes(s *export.Site, warned map[string]bool) (failures, recent []Item) 
 			// record of work (ai-agents keeps a CLAUDE.md among its
 			// episodes).
 		case len(recent) < MaxItems:
-			recent = append(recent, Item{ID: e.ID, URL: e.URL, Score: e.Score, Text: Cut(text)})
+			recent = append(recent, Item{ID: e.ID, URL: e.URL, Score: e.Score, Text: Cut(headline(e))})
 		}
 	}
 	sort.SliceStable(failures, func(i, j int) bool { return failures[i].Score > failures[j].Score })

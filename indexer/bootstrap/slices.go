@@ -162,15 +162,28 @@ func episodeText(e *export.Episode) string {
 func within(s *export.Site, a area) *export.Site {
 	sub := *s
 	sub.Title = oneLine(s.Title) + ": " + a.name
-	sub.Episodes = slices.DeleteFunc(slices.Clone(s.Episodes), func(e export.Episode) bool { return !a.episodes[e.ID] })
-	sub.Lessons = slices.DeleteFunc(slices.Clone(s.Lessons), func(l export.Lesson) bool {
-		return !slices.ContainsFunc(l.Episodes, func(id string) bool { return a.episodes[id] })
+	sub.Episodes = keep(s.Episodes, func(e *export.Episode) bool { return a.episodes[e.ID] })
+	sub.Lessons = keep(s.Lessons, func(l *export.Lesson) bool {
+		return slices.ContainsFunc(l.Episodes, func(id string) bool { return a.episodes[id] })
 	})
-	evidenced := func(p export.Pattern) bool {
+	evidenced := func(p *export.Pattern) bool {
 		return slices.ContainsFunc(p.Evidence, func(r export.EvidenceRef) bool { return a.episodes[r.ID] })
 	}
-	sub.Patterns = slices.DeleteFunc(slices.Clone(s.Patterns), func(p export.Pattern) bool { return !evidenced(p) })
-	sub.Antipatterns = slices.DeleteFunc(slices.Clone(s.Antipatterns), func(p export.PatternSummary) bool { return !evidenced(p.Pattern) })
+	sub.Patterns = keep(s.Patterns, evidenced)
+	sub.Antipatterns = keep(s.Antipatterns, func(p *export.PatternSummary) bool { return evidenced(&p.Pattern) })
 	sub.DueItems = nil
 	return &sub
+}
+
+// keep is a new list of the elements of l that pass: only those are
+// copied (an episode is a large value, and an area holds a part of
+// thousands).
+func keep[T any](l []T, pass func(*T) bool) []T {
+	var out []T
+	for i := range l {
+		if pass(&l[i]) {
+			out = append(out, l[i])
+		}
+	}
+	return out
 }
