@@ -287,7 +287,6 @@ func Build(s *export.Site) Candidates {
 // slices (one bootstrap per area) reuse them.
 func buildWith(s *export.Site, ph *phrases) Candidates {
 	c := Candidates{Title: oneLine(s.Title), ReferenceTime: s.Manifest.ReferenceTime}
-	c.Practice = ph.practice(s.Episodes)
 	var warned map[string]bool
 	c.Warnings, warned = warnings(s)
 	for _, p := range s.Patterns {
@@ -300,6 +299,15 @@ func buildWith(s *export.Site, ph *phrases) Candidates {
 	c.RecentFailures, c.Recent = episodes(s, warned)
 	c.Lessons = lessons(s, warned)
 	c.Due = due(s)
+	// The practice's examples are episodes the other sections do not
+	// name, so that a note is linked once (bootstrap.md).
+	listed := map[string]bool{}
+	for _, l := range c.lists() {
+		for _, it := range *l {
+			listed[it.URL] = true
+		}
+	}
+	c.Practice = ph.practice(s.Episodes, listed)
 	sort.SliceStable(c.Patterns, func(i, j int) bool { return c.Patterns[i].Score > c.Patterns[j].Score })
 	for _, l := range c.lists() {
 		if len(*l) > MaxItems {

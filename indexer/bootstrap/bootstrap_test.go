@@ -234,12 +234,11 @@ func TestBuildText(t *testing.T) {
 	if got := texts(c.Patterns); !slices.Equal(got, wantPatterns) {
 		t.Errorf("patterns:\n%q\nwant\n%q", got, wantPatterns)
 	}
-	// The lessons of the failed episode EP-1 warn (two of them at most);
-	// the antipattern does.
-	wantWarnings := []string{"After a failure: Measure first. Then cut",
-		"Avoid “Merge <img src=x onerror=alert(1)> anyway [now](javascript:alert(1))” if CI is red (10% success over 4)",
-		"After a failure: One"}
-	if got := texts(c.Warnings); !slices.Equal(got, wantWarnings) || c.Warnings[1].ID != "ANTIPATTERN-skip" {
+	// The antipattern warns first, then the lessons of the failed episode
+	// EP-1 (two of them at most).
+	wantWarnings := []string{"Avoid “Merge <img src=x onerror=alert(1)> anyway [now](javascript:alert(1))” if CI is red (10% success over 4)",
+		"After a failure: Measure first. Then cut", "After a failure: One"}
+	if got := texts(c.Warnings); !slices.Equal(got, wantWarnings) || c.Warnings[0].ID != "ANTIPATTERN-skip" {
 		t.Errorf("warnings:\n%q\nwant\n%q", got, wantWarnings)
 	}
 	wantLessons := []string{"Recent: Two", "Recent: Three", "Recent: Elsewhere"}

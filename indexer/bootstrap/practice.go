@@ -75,10 +75,10 @@ func practiceTexts(e *export.Episode) []string {
 }
 
 // practice lists the phrases that many of eps say, most episodes first
-// (then longer, then by text), each with its count and the newest
-// episode that says it. A phrase inside a listed one, or said by mostly
+// (then longer, then by text), each with its count and an example: the
+// newest episode that says it and is not listed elsewhere. A phrase inside a listed one, or said by mostly
 // the same episodes as a listed one (another wording of it), is left out.
-func (ph *phrases) practice(eps []export.Episode) []Item {
+func (ph *phrases) practice(eps []export.Episode, listed map[string]bool) []Item {
 	var rows, at []int // each episode's row in ph.grams, and its place in eps
 	for i := range eps {
 		if r, ok := ph.index[eps[i].ID]; ok && len(eps[i].Flags) == 0 {
@@ -120,7 +120,8 @@ func (ph *phrases) practice(eps []export.Episode) []Item {
 	out := make([]Item, 0, len(kept))
 	for _, g := range kept {
 		h := holders[g]
-		e, ex := examples(eps, at, h, g)
+		e, ex := examples(eps, at, h, g, listed)
+		listed[e.URL] = true
 		out = append(out, Item{ID: e.ID, URL: e.URL, Score: practiceScore(len(h), len(holders[kept[0]])),
 			Text: Cut(fmt.Sprintf("“%s” in %d episodes, e.g. %s", g, len(h), ex))})
 	}
@@ -170,19 +171,30 @@ func common(a, b []int) int {
 }
 
 // examples picks the example of a phrase: among the newest episodes that
-// say it, the first whose sentence saying it is short enough to quote
-// whole, else the newest one's, cut.
-func examples(eps []export.Episode, at, holders []int, g string) (*export.Episode, string) {
-	first, firstText := &eps[at[holders[0]]], ""
-	for i, h := range holders[:min(len(holders), exampleTries)] {
+// say it and that listed does not hold, the first whose sentence saying
+// it is short enough to quote whole, else the first one's, cut.
+func examples(eps []export.Episode, at, holders []int, g string, listed map[string]bool) (*export.Episode, string) {
+	var first *export.Episode
+	firstText, tried := "", 0
+	for _, h := range holders {
 		e := &eps[at[h]]
+		if listed[e.URL] {
+			continue
+		}
 		t := example(e, g)
-		if i == 0 {
-			firstText = cutTo(t, exampleText)
+		if first == nil {
+			first, firstText = e, cutTo(t, exampleText)
 		}
 		if t != "" && len([]rune(t)) <= exampleText {
 			return e, t
 		}
+		if tried++; tried == exampleTries {
+			break
+		}
+	}
+	if first == nil { // every episode that says it is listed: the newest
+		e := &eps[at[holders[0]]]
+		return e, cutTo(example(e, g), exampleText)
 	}
 	return first, firstText
 }

@@ -206,5 +206,8 @@ func cutJoin(line, more string) string {
 	if len([]rune(line)) > room {
 		line = cutTo(line, room)
 	}
+	if strings.HasSuffix(line, "…") {
+		return line + " " + more
+	}
 	return line + ". " + more
 }

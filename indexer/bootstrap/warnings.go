@@ -11,7 +11,8 @@ import (
 // warnings are what an agent should not do again: the antipatterns that
 // graph health does not flag, the lessons that say to avoid something
 // ("Avoid:", "Don't", "Never", "避免"), and the lessons of episodes that
-// failed or ended partly, at most two from one episode, best first.
+// failed or ended partly, at most two from one episode: the antipatterns
+// first, best first, then the lessons, best first.
 // warned names the lessons that are warnings, so that the lessons section
 // does not list them again.
 func warnings(s *export.Site) (out []Item, warned map[string]bool) {
@@ -21,6 +22,8 @@ func warnings(s *export.Site) (out []Item, warned map[string]bool) {
 				Text: Cut(fmt.Sprintf("Avoid %s %s%s", quote(p.Action), condition(p.Trigger), rateNote(p.Pattern)))})
 		}
 	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	var learned []Item
 	byID := map[string]*export.Episode{}
 	for i := range s.Episodes {
 		byID[s.Episodes[i].ID] = &s.Episodes[i]
@@ -52,10 +55,26 @@ func warnings(s *export.Site) (out []Item, warned map[string]bool) {
 		perEpisode[e.ID]++
 		said[text] = true
 		warned[l.Text] = true
-		out = append(out, Item{ID: e.ID, URL: e.URL, Score: l.Score, Text: Cut(text)})
+		learned = append(learned, Item{ID: e.ID, URL: e.URL, Score: l.Score, Text: Cut(text)})
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
-	return out, warned
+	return append(out, below(learned, out)...), warned
+}
+
+// below ranks the lessons that warn after the antipatterns: an
+// antipattern is measured over its evidence, a lesson is one episode's
+// word. Their scores are scaled under the lowest antipattern's, so that
+// the budget lets a lesson go first.
+func below(learned, antipatterns []Item) []Item {
+	floor := 1.0
+	for _, it := range antipatterns {
+		floor = min(floor, it.Score)
+	}
+	floor = max(floor, 1e-3) // an antipattern of no measured failure still ranks them
+	for i := range learned {
+		learned[i].Score *= floor
+	}
+	sort.SliceStable(learned, func(i, j int) bool { return learned[i].Score > learned[j].Score })
+	return learned
 }
 
 // lessonEpisode is the episode a lesson cluster links to: its first
