@@ -83,6 +83,23 @@ func slicesRepeat(s string, n int) []string {
 	return out
 }
 
+// TestPlain: the markup a session log leaves in an event is not text.
+func TestPlain(t *testing.T) {
+	for in, want := range map[string]string{
+		"*Status**: Complete":                           "Status: Complete",
+		"- [x] **Ran** the tests":                       "Ran the tests",
+		"| MUST | Run markdown lint | [x] | 0 errors |": "MUST; Run markdown lint; 0 errors",
+		"|---|---|":          "",
+		"## Result: shipped": "Result: shipped",
+	} {
+		t.Run(in, func(t *testing.T) {
+			if got := plain(in); got != want {
+				t.Errorf("plain(%q) = %q, want %q", in, got, want)
+			}
+		})
+	}
+}
+
 // TestWarningsBadInput: lessons that say to avoid warn, in any language
 // the markers are known in; 10,000 identical lessons are one warning.
 func TestWarningsBadInput(t *testing.T) {

@@ -158,7 +158,7 @@ var statusLine = regexp.MustCompile(`^[A-Za-z][\w ]{0,30}:\s*\S*$`)
 func plain(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if strings.HasPrefix(s, "|") {
-		s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '|' }), ";")
+		s = tableRow(s)
 	}
 	for {
 		t := strings.TrimSpace(leadMarker.ReplaceAllString(s, ""))
@@ -168,6 +168,18 @@ func plain(s string) string {
 		s = t
 	}
 	return strings.TrimSpace(emphasis.ReplaceAllString(s, ""))
+}
+
+// tableRow is a Markdown table row as its cells, joined: no bars, no
+// check boxes, no empty cells.
+func tableRow(s string) string {
+	var cells []string
+	for _, c := range strings.Split(s, "|") {
+		if c = strings.TrimSpace(c); c != "" && c != "[x]" && c != "[X]" && c != "[ ]" && strings.Trim(c, "-: ") != "" {
+			cells = append(cells, c)
+		}
+	}
+	return strings.Join(cells, "; ")
 }
 
 var (
