@@ -343,7 +343,9 @@ func lessons(s *export.Site, warned map[string]bool) []Item {
 		}
 		if len(l.Episodes) == 1 && urls[l.Episodes[0]] != "" && perEpisode[l.Episodes[0]] < 2 {
 			perEpisode[l.Episodes[0]]++
-			once = append(once, Item{URL: urls[l.Episodes[0]], Score: l.Score,
+			// Filler: under the budget, a lesson seen once goes before a
+			// warning or a recurring lesson of the same age.
+			once = append(once, Item{URL: urls[l.Episodes[0]], Score: l.Score / 2,
 				Text: Cut("Recent: " + sentence(l.Text))})
 		}
 	}

@@ -118,23 +118,24 @@ func (ph *phrases) practice(eps []export.Episode, listed map[string]bool) []Item
 		}
 	}
 	out := make([]Item, 0, len(kept))
-	for _, g := range kept {
+	for rank, g := range kept {
 		h := holders[g]
 		e, ex := examples(eps, at, h, g, listed)
 		listed[e.URL] = true
-		out = append(out, Item{ID: e.ID, URL: e.URL, Score: practiceScore(len(h), len(holders[kept[0]])),
+		out = append(out, Item{ID: e.ID, URL: e.URL, Score: practiceScore(rank, len(kept)),
 			Text: Cut(fmt.Sprintf("“%s” in %d episodes, e.g. %s", g, len(h), ex))})
 	}
 	return out
 }
 
-// practiceScore orders the practice for the budget: by episodes, as a
-// share of the best's, but compressed to [0.75, 1]. The budget drops the
-// lowest score relative to its section's best, and the other sections'
-// scores (recency, decayed) are all near their best: on the real scale
-// every practice but the first would go before any week-old episode.
-func practiceScore(n, best int) float64 {
-	return 0.75 + 0.25*float64(n)/float64(best)
+// practiceScore orders the practice for the budget: by rank, from 1 for
+// the first of n down to 0.75, as the warnings are (below). The budget
+// drops the lowest score relative to its section's best, and the other
+// sections' scores (recency, decayed) are all near their best: on a
+// scale of episode counts every practice but the first would go before
+// any week-old episode.
+func practiceScore(rank, n int) float64 {
+	return 1 - 0.25*float64(rank)/float64(n)
 }
 
 // repeats: g says again what a kept phrase says: it is inside one, holds

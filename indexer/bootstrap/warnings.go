@@ -62,18 +62,22 @@ func warnings(s *export.Site) (out []Item, warned map[string]bool) {
 
 // below ranks the lessons that warn after the antipatterns: an
 // antipattern is measured over its evidence, a lesson is one episode's
-// word. Their scores are scaled under the lowest antipattern's, so that
-// the budget lets a lesson go first.
+// word. They keep their order (best score first) and are scored by rank,
+// from 1 down to 0.75 (as the practice is spread over [0.75, 1]), scaled
+// under the lowest antipattern's score, so that the budget lets a lesson
+// go first. By rank, because their own scores (a count and a decay of a
+// few days) barely differ: on them every warning but the first would
+// stay while the practice went.
 func below(learned, antipatterns []Item) []Item {
 	floor := 1.0
 	for _, it := range antipatterns {
 		floor = min(floor, it.Score)
 	}
 	floor = max(floor, 1e-3) // an antipattern of no measured failure still ranks them
-	for i := range learned {
-		learned[i].Score *= floor
-	}
 	sort.SliceStable(learned, func(i, j int) bool { return learned[i].Score > learned[j].Score })
+	for i := range learned {
+		learned[i].Score = floor * (1 - 0.25*float64(i)/float64(len(learned)))
+	}
 	return learned
 }
 
