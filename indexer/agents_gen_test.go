@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -100,9 +101,17 @@ func TestAgentFormatsGenerated(t *testing.T) {
 		if len(b.Warnings) == 0 {
 			t.Error("no warnings")
 		}
+		// Antipatterns first, then lessons: of a failed or partial
+		// episode, or that say to avoid something.
+		lessons := false
 		for _, it := range b.Warnings {
-			if !anti[it.ID] {
-				t.Errorf("warning %s is not an antipattern", it.ID)
+			switch {
+			case anti[it.ID] && !lessons:
+			case strings.HasPrefix(it.Text, "After a failure: ") || strings.HasPrefix(it.Text, "After a partial outcome: ") ||
+				strings.HasPrefix(strings.ToLower(it.Text), "avoid") || strings.HasPrefix(strings.ToLower(it.Text), "never"):
+				lessons = true
+			default:
+				t.Errorf("warning %s (%q) is neither an antipattern nor a lesson that warns, or an antipattern after a lesson", it.ID, it.Text)
 			}
 		}
 	})

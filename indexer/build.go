@@ -306,21 +306,35 @@ func snapshotOf(docs *export.Site, boot bootstrap.Candidates, sim *search.Simila
 const SimilarEpisodes = 5
 
 // bootstrapFiles fits the bootstrap to its budget: bootstrap.json,
-// bootstrap.md and their schema.
-func bootstrapFiles(boot bootstrap.Candidates, budget int) ([]export.File, error) {
+// bootstrap.md and their schema, and each area's slice, fitted to the
+// same budget, in api/v1/bootstrap/, with their index for the manifest.
+// A slice whose items do not fit is left out of the index, never an
+// error: the whole bootstrap is what the hook falls back to.
+func bootstrapFiles(boot bootstrap.Candidates, areas []bootstrap.Slice, budget int) ([]export.File, []export.BootstrapSlice, error) {
 	_, js, md, err := bootstrap.Fit(boot, budget)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	schema, err := export.Encode(export.Schema("bootstrap.schema.json", "engram bootstrap: what an agent reads at session start", bootstrap.Bootstrap{}))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return []export.File{
+	files := []export.File{
 		{Path: "api/v1/bootstrap.json", Data: js},
 		{Path: "api/v1/bootstrap.md", Data: md},
 		{Path: "api/v1/schema/bootstrap.schema.json", Data: schema},
-	}, nil
+	}
+	index := []export.BootstrapSlice{}
+	for _, a := range areas {
+		_, js, md, err := bootstrap.Fit(a.Candidates, budget)
+		if err != nil {
+			continue
+		}
+		p := "api/v1/bootstrap/" + a.Slug
+		files = append(files, export.File{Path: p + ".json", Data: js}, export.File{Path: p + ".md", Data: md})
+		index = append(index, export.BootstrapSlice{Area: a.Area, Episodes: a.Episodes, Markdown: p + ".md", JSON: p + ".json"})
+	}
+	return files, index, nil
 }
 
 func (o Options) withDefaults() Options {

@@ -27,10 +27,14 @@ func laterOf(ctx context.Context, clock *stopwatch, docs *export.Site, budget in
 	var (
 		wg                          sync.WaitGroup
 		boot, static, schemas       []export.File
+		areas                       []export.BootstrapSlice
 		bootErr, staticErr, siteErr error
 		similar                     map[string][]export.Similar
 	)
-	wg.Go(func() { boot, bootErr = bootstrapFiles(bootstrap.Build(docs), budget) })
+	wg.Go(func() {
+		whole, slices := bootstrap.BuildAll(docs)
+		boot, areas, bootErr = bootstrapFiles(whole, slices, budget)
+	})
 	wg.Go(func() { static, staticErr = staticSearchFiles(sdocs) })
 	// The site's own JSON files (its pages' twins) have schemas too,
 	// listed in the manifest with the API's.
@@ -46,5 +50,5 @@ func laterOf(ctx context.Context, clock *stopwatch, docs *export.Site, budget in
 	if err := errors.Join(interrupted(ctx), bootErr, staticErr, siteErr); err != nil {
 		return export.Later{}, err
 	}
-	return export.Later{Similar: similar, Budget: budget, Files: slices.Concat(boot, static, schemas)}, nil
+	return export.Later{Similar: similar, Budget: budget, Files: slices.Concat(boot, static, schemas), Slices: areas}, nil
 }

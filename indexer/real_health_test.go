@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/engramhq/engram/indexer/bootstrap"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/tokens"
 )
 
 // realCorpus is the real-data corpus beside the project (CI has it; a
@@ -210,11 +212,51 @@ func TestRealBootstrap(t *testing.T) {
 						t.Errorf("budget %d: %s says None. with %d candidates left out", budget, section, n)
 					}
 				}
+				checkTeaches(t, s.name, budget, string(md), out)
 				if budget == 2000 {
 					t.Logf("bootstrap.md, %d bytes:\n%s", len(md), md)
 				}
 			}
 		})
+	}
+}
+
+// checkTeaches is what issue 31 asks of a real bootstrap: within its
+// budget, no episode id printed twice, no section that says none or is
+// empty; on the two large snapshots, a practice whose every item is said
+// by 10 episodes or more, and warnings.
+func checkTeaches(t *testing.T, name string, budget int, md, out string) {
+	t.Helper()
+	if n := tokens.Count(md); n > budget {
+		t.Errorf("budget %d: bootstrap.md takes %d tokens", budget, n)
+	}
+	var eps export.List[export.EpisodeSummary]
+	readJSON(t, filepath.Join(out, "api/v1/episodes.json"), &eps)
+	for _, e := range eps.Items {
+		if n := strings.Count(md, e.ID); n > 1 {
+			t.Errorf("budget %d: %s printed %d times", budget, e.ID, n)
+		}
+	}
+	for _, sec := range strings.Split(md, "\n## ")[1:] {
+		if _, body, _ := strings.Cut(sec, "\n"); strings.TrimSpace(body) == "" || strings.Contains(body, "None.") {
+			t.Errorf("budget %d: an empty section: %q", budget, sec)
+		}
+	}
+	if name != "ai-agents@316ed2f2d41c" && name != "ai-agents" || budget < 2000 {
+		return
+	}
+	practice := regexp.MustCompile(`(?m)^- “[^”]+” in (\d+) episodes`)
+	items := practice.FindAllStringSubmatch(md, -1)
+	if len(items) == 0 {
+		t.Errorf("no practice:\n%s", md)
+	}
+	for _, m := range items {
+		if n, _ := strconv.Atoi(m[1]); n < 10 {
+			t.Errorf("a practice of %d episodes: %s", n, m[0])
+		}
+	}
+	if !strings.Contains(md, "\n## Warnings") {
+		t.Errorf("no warnings:\n%s", md)
 	}
 }
 

@@ -82,10 +82,10 @@ func BenchmarkTokenCounts(b *testing.B) {
 	}
 	sumEp, sumEpMost := itemTokens("episodes.json")
 	sumPat, sumPatMost := itemTokens("patterns.json")
-	var bs struct{ Warnings, RecentFailures, Patterns, Lessons, Due []json.RawMessage }
+	var bs struct{ Practice, Warnings, RecentFailures, Recent, Patterns, Lessons, Due []json.RawMessage }
 	_ = json.Unmarshal(boot, &bs)
 	items, itemTotal := 0, 0
-	for _, l := range [][]json.RawMessage{bs.Warnings, bs.RecentFailures, bs.Patterns, bs.Lessons, bs.Due} {
+	for _, l := range [][]json.RawMessage{bs.Practice, bs.Warnings, bs.RecentFailures, bs.Recent, bs.Patterns, bs.Lessons, bs.Due} {
 		for _, it := range l {
 			items, itemTotal = items+1, itemTotal+tokens.Count(string(it))
 		}

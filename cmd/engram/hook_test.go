@@ -59,13 +59,40 @@ func TestSessionStartHook(t *testing.T) {
 		}
 	})
 
+	// A session in an area's folder reads the area's slice; an area with
+	// no slice reads the whole bootstrap (this test runs in cmd/engram,
+	// an area the demo site has no slice for).
+	t.Run("the slice of the area", func(t *testing.T) {
+		if _, err := exec.LookPath("curl"); err != nil {
+			t.Skip("curl is not installed (.ci/run installs it); skipping the fetch")
+		}
+		site := t.TempDir()
+		slice := "# Demo memory: scripts: session start\n"
+		if err := os.MkdirAll(filepath.Join(site, "api", "v1", "bootstrap"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, data := range map[string]string{"bootstrap.md": string(want), "bootstrap/scripts.md": slice} {
+			if err := os.WriteFile(filepath.Join(site, "api", "v1", name), []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		srv := httptest.NewServer(http.FileServer(http.Dir(site)))
+		defer srv.Close()
+		for area, wantOut := range map[string]string{"scripts": slice, "": string(want), "-": string(want), "nowhere": string(want)} {
+			got, stderr := run("ENGRAM_URL="+srv.URL+"/", "ENGRAM_AREA="+area, "PATH="+os.Getenv("PATH"))
+			if strings.TrimSpace(got) != strings.TrimSpace(wantOut) || stderr != "" {
+				t.Errorf("ENGRAM_AREA=%q: hook printed:\n%s\nstderr: %s\nwant:\n%s", area, got, stderr, wantOut)
+			}
+		}
+	})
+
 	t.Run("from the repository with engram", func(t *testing.T) {
 		bin := buildEngram(t)
 		repo, _ := filepath.Abs("../../content")
 		got, _ := run("ENGRAM_URL=", "ENGRAM_REPO="+repo, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 		// The same items; the reference time is the repository's commit,
 		// as for the build.
-		if !strings.Contains(got, "## Warnings: antipatterns to avoid") || !strings.Contains(got, "ANTIPATTERN-") {
+		if !strings.Contains(got, "## Warnings: what to avoid") || !strings.Contains(got, "Avoid “") {
 			t.Errorf("hook printed:\n%s", got)
 		}
 		got, _ = run("ENGRAM_URL=", "ENGRAM_REPO="+repo, "ENGRAM_BUDGET=300", "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))

@@ -17,7 +17,7 @@ type bootstrapArgs struct {
 
 func (e *mcpEngine) addBootstrap(s *mcp.Server) {
 	t := readOnly("bootstrap", "Session-start context",
-		"What to know at the start of a session: antipatterns to avoid, recent failures, work in flight, the best patterns, recurring lessons and what is due, fitted to a token budget. Same as `engram bootstrap`.")
+		"What to know at the start of a session: what this repository's agents do again and again, what to avoid, recent failures, work in flight, the best patterns, recurring lessons and what is due, fitted to a token budget. Same as `engram bootstrap`.")
 	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a bootstrapArgs) (*mcp.CallToolResult, any, error) {
 		js, md, err := e.bootstrap(ctx, a)
 		if err != nil {

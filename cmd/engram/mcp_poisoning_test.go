@@ -64,7 +64,9 @@ func TestMCPWithholdsPoisoning(t *testing.T) {
 			}
 		}
 	}
-	if strings.Contains(boot, bad) || strings.Contains(boot, "PATTERN-evil") || !strings.Contains(boot, "PATTERN-rollback") {
+	// The bootstrap names a note by its link, the slug in lower case.
+	lower := strings.ToLower(boot)
+	if strings.Contains(lower, strings.ToLower(bad)) || strings.Contains(lower, "pattern-evil") || !strings.Contains(lower, "pattern-rollback") {
 		t.Errorf("the bootstrap offers a flagged note, or not the others:\n%s", boot)
 	}
 }

@@ -1,7 +1,7 @@
 // Package bootstrap makes what an agent reads at session start (SPEC
-// §4.1): the warnings, recent failures, recent work, best patterns,
-// recurring lessons and due notes of a memory, each section at most ten
-// items, the whole within a token budget counted with a real BPE
+// §4.1): the practice (what the repository's agents do again and again),
+// warnings, recent failures, recent work, best patterns, recurring
+// lessons and due notes of a memory, each section at most ten items, the whole within a token budget counted with a real BPE
 // tokenizer. When the candidates do not fit, the lowest-scored items are
 // dropped first, and every non-empty section keeps its best item for as
 // long as one item per section fits. Only advice worth taking goes in: a
@@ -51,8 +51,9 @@ type Item struct {
 	Score float64 `json:"-"`
 }
 
-// Sections are the six lists, in SPEC §4.1's order.
+// Sections are the seven lists, in SPEC §4.1's order.
 type Sections struct {
+	Practice       []Item `json:"practice"`
 	Warnings       []Item `json:"warnings"`
 	RecentFailures []Item `json:"recent_failures"`
 	Recent         []Item `json:"recent"`
@@ -62,20 +63,20 @@ type Sections struct {
 }
 
 func (s *Sections) lists() []*[]Item {
-	return []*[]Item{&s.Warnings, &s.RecentFailures, &s.Recent, &s.Patterns, &s.Lessons, &s.Due}
+	return []*[]Item{&s.Practice, &s.Warnings, &s.RecentFailures, &s.Recent, &s.Patterns, &s.Lessons, &s.Due}
 }
 
 // sectionNames are the JSON names of the sections, sectionTitles their
 // headings in bootstrap.md, in the order of lists.
 var (
-	sectionNames  = []string{"warnings", "recent_failures", "recent", "patterns", "lessons", "due"}
-	sectionTitles = []string{"Warnings: antipatterns to avoid", "Recent failures", "Recent work", "Patterns that work", "Lessons", "Due"}
+	sectionNames  = []string{"practice", "warnings", "recent_failures", "recent", "patterns", "lessons", "due"}
+	sectionTitles = []string{"Practice: what this repository's agents do again and again", "Warnings: what to avoid", "Recent failures", "Recent work", "Patterns that work", "Lessons", "Due"}
 )
 
 // dropOrder is the order in which whole sections give way when not even
-// one item of each fits: what is due and what was learned go before what
-// went wrong and what to avoid.
-var dropOrder = []int{5, 4, 3, 2, 1, 0}
+// one item of each fits: what is due and what was learned go before the
+// practice, and that before what went wrong and what to avoid.
+var dropOrder = []int{6, 5, 4, 3, 0, 2, 1}
 
 // Bootstrap is bootstrap.json.
 type Bootstrap struct {
@@ -240,20 +241,30 @@ func (b *Bootstrap) encode() ([]byte, []byte, error) {
 
 // markdown is bootstrap.md: the same items as a Markdown list. Note text
 // is escaped so that it reads as text (export.MarkdownText): nothing in a
-// note becomes a link, an image or HTML in the agent's context.
+// note becomes a link, an image or HTML in the agent's context. A section
+// with no item is left out (SPEC §4.1): a heading over "None." costs
+// tokens and says nothing. Each item names its note by the link at its
+// end, and no note is named twice (SPEC §4.1: each id once): an item
+// about a note already linked above says so instead. The JSON form has
+// every item's id and link.
 func (b *Bootstrap) markdown() []byte {
 	var w strings.Builder
 	fmt.Fprintf(&w, "# %s: session start\n\n", export.MarkdownText(oneLine(b.Title)))
-	fmt.Fprintf(&w, "Memory as of %s. Read the warnings first; follow a link for the whole note.\n", b.ReferenceTime)
+	fmt.Fprintf(&w, "Memory as of %s. Each line ends with the link to its note; follow it for the whole record.\n", b.ReferenceTime)
+	linked := map[string]bool{}
 	for i, l := range b.lists() {
-		fmt.Fprintf(&w, "\n## %s\n\n", sectionTitles[i])
 		n := b.Omitted[sectionNames[i]]
 		if len(*l) == 0 && n == 0 {
-			w.WriteString("None.\n")
 			continue
 		}
+		fmt.Fprintf(&w, "\n## %s\n\n", sectionTitles[i])
 		for _, it := range *l {
-			fmt.Fprintf(&w, "- %s (%s)\n", export.MarkdownText(it.Text), it.URL)
+			link := it.URL
+			if linked[link] {
+				link = "same note as above"
+			}
+			linked[it.URL] = true
+			fmt.Fprintf(&w, "- %s (%s)\n", export.MarkdownText(it.Text), link)
 		}
 		if n > 0 {
 			fmt.Fprintf(&w, "- %d more left out to fit the budget of %d tokens.\n", n, b.BudgetTokens)
@@ -262,32 +273,42 @@ func (b *Bootstrap) markdown() []byte {
 	return []byte(w.String())
 }
 
-// Build makes the candidates of a site: its antipatterns, failures and
-// partial successes of the last RecentDays, its latest episodes, best
-// patterns, lessons (recurring first) and the notes due within DueDays,
-// each best first. Patterns that graph health flags and flagged episodes
-// (fixtures, nearly empty) are never candidates.
+// Build makes the candidates of a site: its practice (phrases that
+// many episodes share), antipatterns and the lessons that warn, failures
+// and partial successes of the last RecentDays, its latest episodes,
+// best patterns, lessons (recurring first) and the notes due within
+// DueDays, each best first. Patterns that graph health flags and flagged
+// episodes (fixtures, nearly empty) are never candidates.
 func Build(s *export.Site) Candidates {
+	return buildWith(s, newPhrases(s.Episodes))
+}
+
+// buildWith is Build with the episodes' phrases found once, so that the
+// slices (one bootstrap per area) reuse them.
+func buildWith(s *export.Site, ph *phrases) Candidates {
 	c := Candidates{Title: oneLine(s.Title), ReferenceTime: s.Manifest.ReferenceTime}
-	for _, p := range s.Antipatterns {
-		if len(p.Flags) == 0 {
-			c.Warnings = append(c.Warnings, Item{ID: p.ID, URL: p.URL, Score: warningScore(p),
-				Text: Cut(fmt.Sprintf("%s: avoid %s %s%s", p.ID, quote(p.Action), condition(p.Trigger), rateNote(p.Pattern)))})
-		}
-	}
+	var warned map[string]bool
+	c.Warnings, warned = warnings(s)
 	for _, p := range s.Patterns {
 		if p.Antipattern || p.SuccessRate == nil || len(p.Flags) > 0 {
 			continue
 		}
 		c.Patterns = append(c.Patterns, Item{ID: p.ID, URL: p.URL, Score: p.Score,
-			Text: Cut(fmt.Sprintf("%s: %s, %s%s", p.ID, upperFirst(condition(p.Trigger)), lowerFirst(sentence(p.Action)), rateNote(p)))})
+			Text: Cut(fmt.Sprintf("%s, %s%s", upperFirst(condition(p.Trigger)), lowerFirst(sentence(p.Action)), rateNote(p)))})
 	}
-	c.RecentFailures, c.Recent = episodes(s)
-	c.Lessons = lessons(s)
+	c.RecentFailures, c.Recent = episodes(s, warned)
+	c.Lessons = lessons(s, warned)
 	c.Due = due(s)
-	for _, l := range []*[]Item{&c.Warnings, &c.Patterns} {
-		sort.SliceStable(*l, func(i, j int) bool { return (*l)[i].Score > (*l)[j].Score })
+	// The practice's examples are episodes the other sections do not
+	// name, so that a note is linked once (bootstrap.md).
+	listed := map[string]bool{}
+	for _, l := range c.lists() {
+		for _, it := range *l {
+			listed[it.URL] = true
+		}
 	}
+	c.Practice = ph.practice(s.Episodes, listed)
+	sort.SliceStable(c.Patterns, func(i, j int) bool { return c.Patterns[i].Score > c.Patterns[j].Score })
 	for _, l := range c.lists() {
 		if len(*l) > MaxItems {
 			*l = (*l)[:MaxItems]
@@ -296,72 +317,12 @@ func Build(s *export.Site) Candidates {
 	return c
 }
 
-// episodes are the recent failures (failure or partial, within
-// RecentDays) and the latest other episodes that give a task or an
-// outcome, newest first. Episodes come sorted newest first.
-func episodes(s *export.Site) (failures, recent []Item) {
-	for _, e := range s.Episodes {
-		if len(e.Flags) > 0 {
-			continue
-		}
-		text := headline(e)
-		failed := e.Outcome == "failure" || e.Outcome == "partial"
-		switch {
-		case failed && e.AgeDays <= recentDays:
-			if len(e.Lessons) > 0 {
-				text += ". Lesson: " + sentence(e.Lessons[0])
-			}
-			failures = append(failures, Item{ID: e.ID, URL: e.URL, Score: e.Score, Text: Cut(text)})
-		case e.Outcome == "" && e.Task == "":
-			// Says neither what was attempted nor how it ended: not a
-			// record of work (ai-agents keeps a CLAUDE.md among its
-			// episodes).
-		case len(recent) < MaxItems:
-			recent = append(recent, Item{ID: e.ID, URL: e.URL, Score: e.Score, Text: Cut(text)})
-		}
-	}
-	sort.SliceStable(failures, func(i, j int) bool { return failures[i].Score > failures[j].Score })
-	return failures, recent
-}
-
-// headline is an episode in one line: id, outcome, day and what it was
-// about: its task, and its first event when the task says nothing
-// ("Session 807 - 2026-01-08"), or what else it has when there is no
-// task (front matter that could not be read).
-func headline(e export.Episode) string {
-	about := sentence(e.Task)
-	first := ""
-	if len(e.Events) > 0 {
-		first = sentence(e.Events[0].Content)
-	}
-	switch {
-	case about == "" && first != "":
-		about = first
-	case about == "":
-		about = sentence(e.Context)
-		for _, sec := range e.Sections {
-			if about == "" {
-				about = sentence(sec.Markdown)
-			}
-		}
-	case len(causal.Words(e.Task)) <= 3 && first != "":
-		about += ". First: " + first
-	}
-	if about == "" {
-		about = "no task given"
-	}
-	outcome := e.Outcome
-	if outcome == "" {
-		outcome = "no outcome"
-	}
-	return fmt.Sprintf("%s (%s, %s): %s", e.ID, outcome, day(e.Date), about)
-}
-
 // lessons are the recurring lessons (a cluster of two or more episodes),
 // most recurring and recent first, then, to fill the section, lessons
 // seen once, newest first, at most two from one episode, labelled so and
-// linked to their episode.
-func lessons(s *export.Site) []Item {
+// linked to their episode. A lesson listed among the warnings is not
+// listed again.
+func lessons(s *export.Site, warned map[string]bool) []Item {
 	urls := map[string]string{}
 	for _, e := range s.Episodes {
 		urls[e.ID] = e.URL
@@ -372,6 +333,9 @@ func lessons(s *export.Site) []Item {
 		if len(l.Flags) > 0 {
 			continue // a wording is a lesson flagged for memory poisoning
 		}
+		if warned[l.Text] {
+			continue // listed among the warnings: said once
+		}
 		if len(l.Episodes) >= 2 {
 			out = append(out, Item{URL: s.BaseURL + "lessons/", Score: l.Score,
 				Text: Cut(fmt.Sprintf("Recurring in %d episodes: %s", len(l.Episodes), sentence(l.Text)))})
@@ -379,7 +343,9 @@ func lessons(s *export.Site) []Item {
 		}
 		if len(l.Episodes) == 1 && urls[l.Episodes[0]] != "" && perEpisode[l.Episodes[0]] < 2 {
 			perEpisode[l.Episodes[0]]++
-			once = append(once, Item{URL: urls[l.Episodes[0]], Score: l.Score,
+			// Filler: under the budget, a lesson seen once goes before a
+			// warning or a recurring lesson of the same age.
+			once = append(once, Item{URL: urls[l.Episodes[0]], Score: l.Score / 2,
 				Text: Cut("Recent: " + sentence(l.Text))})
 		}
 	}
@@ -456,17 +422,20 @@ var doubledStop = regexp.MustCompile(`([^.])\.\.(\s|$)`)
 
 // Cut shortens text to MaxText characters at a word boundary, ending it
 // with an ellipsis; a text that fits is unchanged.
-func Cut(s string) string {
+func Cut(s string) string { return cutTo(s, maxText) }
+
+// cutTo is Cut to n characters.
+func cutTo(s string, n int) string {
 	r := []rune(s)
-	if len(r) <= maxText {
+	if len(r) <= n {
 		return s
 	}
-	cut := maxText - 1
+	cut := n - 1
 	for cut > 0 && !unicode.IsSpace(r[cut]) {
 		cut--
 	}
 	if cut == 0 { // one long word: cut it, there is no boundary
-		cut = maxText - 1
+		cut = n - 1
 	}
 	return strings.TrimRight(string(r[:cut]), " ,;:.-–—") + "…"
 }

@@ -26,6 +26,7 @@ func candidates() Candidates {
 	return Candidates{
 		Title: "Test memory", ReferenceTime: "2026-08-10T00:00:00Z",
 		Sections: Sections{
+			Practice:       items("practice", 10, func(i int) float64 { return 1 - float64(i)*0.02 }),
 			Warnings:       items("warning", 12, func(i int) float64 { return 0.9 - float64(i)*0.01 }),
 			RecentFailures: items("failure", 3, func(i int) float64 { return 0.5 - float64(i)*0.1 }),
 			Recent:         items("recent", 10, func(i int) float64 { return 0.7 - float64(i)*0.05 }),
@@ -90,13 +91,13 @@ func TestFitWithinBudget(t *testing.T) {
 		})
 	}
 	b, _, _, err := Fit(candidates(), 5000)
-	if err != nil || b.count() != 10+3+10+10+10+1 {
+	if err != nil || b.count() != 10+10+3+10+10+10+1 {
 		t.Errorf("a large budget keeps everything but the 11th and 12th warnings: %d items, %v", b.count(), err)
 	}
 }
 
-// TestFitEmptySections: sections with nothing are empty lists, never null,
-// and say "None." in Markdown.
+// TestFitEmptySections: sections with nothing are empty lists in JSON,
+// never null, and are left out of the Markdown: no heading over "None.".
 func TestFitEmptySections(t *testing.T) {
 	b, js, md, err := Fit(Candidates{Title: "Empty", ReferenceTime: "2026-08-10T00:00:00Z"}, 2000)
 	if err != nil {
@@ -111,7 +112,7 @@ func TestFitEmptySections(t *testing.T) {
 			t.Errorf("%s = %#v, want []", k, v[k])
 		}
 	}
-	if strings.Count(string(md), "None.") != len(sectionNames) || b.Tokens == 0 {
+	if strings.Contains(string(md), "None.") || strings.Contains(string(md), "\n## ") || b.Tokens == 0 {
 		t.Errorf("markdown:\n%s", md)
 	}
 }
@@ -160,12 +161,12 @@ func TestFitKeepsEachSectionsBest(t *testing.T) {
 	if b.Omitted["warnings"] == 0 {
 		t.Errorf("omitted = %v, want the warnings left out counted", b.Omitted)
 	}
-	small, _, _, err := Fit(candidates(), 200)
+	small, _, _, err := Fit(candidates(), 250)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(small.Warnings) != 1 || len(small.Due) != 0 {
-		t.Errorf("budget 200: %d warnings, %d due; want the warning kept and the due note gone first", len(small.Warnings), len(small.Due))
+		t.Errorf("budget 250: %d warnings, %d due; want the warning kept and the due note gone first", len(small.Warnings), len(small.Due))
 	}
 }
 
@@ -225,20 +226,22 @@ func TestBuildText(t *testing.T) {
 		}
 		return out
 	}
+	// The id is the link's: never in the text too.
 	wantPatterns := []string{
-		"PATTERN-ok: When a deploy fails, roll back the deploy (90% success over 10)",
-		"PATTERN-plain: When a test is flaky, quarantine it (80% success over 5)",
+		"When a deploy fails, roll back the deploy (90% success over 10)",
+		"When a test is flaky, quarantine it (80% success over 5)",
 	}
 	if got := texts(c.Patterns); !slices.Equal(got, wantPatterns) {
 		t.Errorf("patterns:\n%q\nwant\n%q", got, wantPatterns)
 	}
-	if len(c.Warnings) != 1 || c.Warnings[0].ID != "ANTIPATTERN-skip" || !strings.Contains(c.Warnings[0].Text, "” if CI is red (10% success over 4)") {
-		t.Errorf("warnings: %q", texts(c.Warnings))
+	// The antipattern warns first, then the lessons of the failed episode
+	// EP-1 (two of them at most).
+	wantWarnings := []string{"Avoid “Merge <img src=x onerror=alert(1)> anyway [now](javascript:alert(1))” if CI is red (10% success over 4)",
+		"After a failure: Measure first. Then cut", "After a failure: One"}
+	if got := texts(c.Warnings); !slices.Equal(got, wantWarnings) || c.Warnings[0].ID != "ANTIPATTERN-skip" {
+		t.Errorf("warnings:\n%q\nwant\n%q", got, wantWarnings)
 	}
-	wantLessons := []string{
-		"Recurring in 2 episodes: Measure first. Then cut",
-		"Recent: One", "Recent: Two", "Recent: Elsewhere",
-	}
+	wantLessons := []string{"Recent: Two", "Recent: Three", "Recent: Elsewhere"}
 	if got := texts(c.Lessons); !slices.Equal(got, wantLessons) {
 		t.Errorf("lessons:\n%q\nwant\n%q", got, wantLessons)
 	}

@@ -68,8 +68,8 @@ func (s *Site) llmsTxt(budget int) []byte {
 	if budget > 0 {
 		within = fmt.Sprintf(", within %d tokens", budget)
 	}
-	fmt.Fprintf(&w, "- [Bootstrap (Markdown)](%sbootstrap.md): warnings, recent failures, recent work, best patterns, lessons and due items%s\n", api, within)
-	fmt.Fprintf(&w, "- [Bootstrap (JSON)](%sbootstrap.json): the same, as JSON\n", api)
+	fmt.Fprintf(&w, "- [Bootstrap (Markdown)](%sbootstrap.md): practice, warnings, recent failures, recent work, best patterns, lessons and due items%s\n", api, within)
+	fmt.Fprintf(&w, "- [Bootstrap (JSON)](%sbootstrap.json): the same, as JSON; the same for one area of the repository in bootstrap/AREA.md, listed in the manifest's bootstrap_slices\n", api)
 	fmt.Fprintf(&w, "- [Antipatterns](%santipatterns.json): what fails, worst first\n", api)
 	w.WriteString("\n## API\n\n")
 	fmt.Fprintf(&w, "- [Manifest](%sindex.json): every file, counts, commit and reference time\n", api)

@@ -125,6 +125,9 @@ func Documents(in Input) *Site {
 		Commit:        in.Commit,
 		ReferenceTime: formatTime(in.ReferenceTime),
 		Lambda:        in.Decay.Lambda,
+		// The slices are made later (Site.With); a manifest without
+		// them lists none.
+		BootstrapSlices: []BootstrapSlice{},
 		Counts: map[string]int{
 			"episodes":     len(s.Episodes),
 			"patterns":     len(s.Patterns),

@@ -455,6 +455,19 @@ type Manifest struct {
 	Lambda float64        `json:"lambda"`
 	Counts map[string]int `json:"counts"`
 	Files  []string       `json:"files"`
+	// BootstrapSlices index the bootstraps by area (SPEC §4.1): the
+	// session-start hook fetches the one for the folder it works in.
+	BootstrapSlices []BootstrapSlice `json:"bootstrap_slices"`
+}
+
+// BootstrapSlice is one area's bootstrap: the folder ("scripts",
+// ".agents") or tag ("tag:ci"), how many episodes touch it, and its
+// files.
+type BootstrapSlice struct {
+	Area     string `json:"area"`
+	Episodes int    `json:"episodes"`
+	Markdown string `json:"md"`
+	JSON     string `json:"json"`
 }
 
 // Site is every document of one build.

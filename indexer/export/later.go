@@ -12,6 +12,8 @@ type Later struct {
 	Budget int
 	// Files are written and listed in the manifest with the rest.
 	Files []File
+	// Slices index the bootstraps by area, in the manifest.
+	Slices []BootstrapSlice
 }
 
 // With returns the documents to publish: s with what the later stages
@@ -26,6 +28,7 @@ func (s *Site) With(l Later) *Site {
 		}
 	}
 	out.Budget = l.Budget
+	out.Manifest.BootstrapSlices = append([]BootstrapSlice{}, l.Slices...)
 	out.Extra = slices.Concat(s.Extra, l.Files)
 	return &out
 }

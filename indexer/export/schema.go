@@ -196,6 +196,8 @@ func SchemaPath(file string) (string, bool) {
 		name = "workflow"
 	case strings.HasPrefix(name, "notes/"):
 		name = "note"
+	case strings.HasPrefix(name, "bootstrap/"):
+		name = "bootstrap" // an area's slice is a bootstrap
 	case strings.Contains(name, "/"):
 		return "", false
 	}
