@@ -314,3 +314,52 @@ func TestBuildLeavesOutPoisoning(t *testing.T) {
 		}
 	}
 }
+
+// TestRecurringFamiliesAndContradictedOutcomes (issue 31): an advice
+// family from three or more episodes recurs, said once by its
+// best-scored wording even when another of its wordings is a warning; a
+// family of two episodes does not (its clusters are related, not the
+// same lesson); and an episode whose last event contradicts its failure
+// (outcome_contradicted) is recent work, not a recent failure, and its
+// lessons are not "after a failure".
+func TestRecurringFamiliesAndContradictedOutcomes(t *testing.T) {
+	fam := []string{"EP-1", "EP-2", "EP-3"}
+	site := &export.Site{
+		Title: "Memory", BaseURL: "/",
+		Lessons: []export.Lesson{
+			{Text: "Avoid: a guard that shares the regex it guards", Count: 1, Episodes: []string{"EP-1"}, Score: 0.9, Family: "A negative control must fail", FamilyEpisodes: fam},
+			{Text: "A negative control must fail", Count: 1, Episodes: []string{"EP-2"}, Score: 0.8, Family: "A negative control must fail", FamilyEpisodes: fam},
+			{Text: "Restore the defect and watch the test fail", Count: 1, Episodes: []string{"EP-3"}, Score: 0.7, Family: "A negative control must fail", FamilyEpisodes: fam},
+			{Text: "Split a policy change out of a PR", Count: 1, Episodes: []string{"EP-2"}, Score: 0.6, Family: "Split a policy change out of a PR", FamilyEpisodes: []string{"EP-2", "EP-3"}},
+			{Text: "Keep PRs in draft until CI passes", Count: 1, Episodes: []string{"EP-3"}, Score: 0.5, Family: "Split a policy change out of a PR", FamilyEpisodes: []string{"EP-2", "EP-3"}},
+			{Text: "Merged is not deployed", Count: 1, Episodes: []string{"EP-done"}, Score: 0.4},
+		},
+		Episodes: []export.Episode{
+			{EpisodeHead: export.EpisodeHead{ID: "EP-done", URL: "/e/d/", Date: "2026-08-09T00:00:00Z", Outcome: "failure", Task: "Land the fix"}, Flags: []string{"outcome_contradicted"}},
+			{EpisodeHead: export.EpisodeHead{ID: "EP-3", URL: "/e/3/", Date: "2026-08-08T00:00:00Z", Outcome: "success", Task: "Three"}, Flags: []string{}},
+			{EpisodeHead: export.EpisodeHead{ID: "EP-2", URL: "/e/2/", Date: "2026-08-07T00:00:00Z", Outcome: "success", Task: "Two"}, Flags: []string{}},
+			{EpisodeHead: export.EpisodeHead{ID: "EP-1", URL: "/e/1/", Date: "2026-08-06T00:00:00Z", Outcome: "success", Task: "One"}, Flags: []string{}},
+		},
+	}
+	site.Manifest.ReferenceTime = "2026-08-10T00:00:00Z"
+	c := Build(site)
+	var lessons []string
+	for _, it := range c.Lessons {
+		lessons = append(lessons, it.Text)
+	}
+	want := []string{"Recurring in 3 episodes: A negative control must fail", "Recent: Split a policy change out of a PR", "Recent: Keep PRs in draft until CI passes", "Recent: Merged is not deployed"}
+	if !slices.Equal(lessons, want) {
+		t.Errorf("lessons:\n%q\nwant\n%q", lessons, want)
+	}
+	if len(c.RecentFailures) != 0 {
+		t.Errorf("recent failures %+v: EP-done's own record says the work landed", c.RecentFailures)
+	}
+	if !slices.ContainsFunc(c.Recent, func(it Item) bool { return it.URL == "/e/d/" }) {
+		t.Errorf("EP-done is not in recent work: %+v", c.Recent)
+	}
+	for _, it := range c.Warnings {
+		if strings.Contains(it.Text, "Merged is not deployed") {
+			t.Errorf("a lesson of EP-done warns as after a failure: %q", it.Text)
+		}
+	}
+}

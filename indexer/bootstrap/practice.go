@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
 )
 
@@ -81,7 +82,7 @@ func practiceTexts(e *export.Episode) []string {
 func (ph *phrases) practice(eps []export.Episode, listed map[string]bool) []Item {
 	var rows, at []int // each episode's row in ph.grams, and its place in eps
 	for i := range eps {
-		if r, ok := ph.index[eps[i].ID]; ok && len(eps[i].Flags) == 0 {
+		if r, ok := ph.index[eps[i].ID]; ok && !causal.Excludes(eps[i].Flags) {
 			rows, at = append(rows, r), append(at, i)
 		}
 	}

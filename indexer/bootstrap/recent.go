@@ -3,6 +3,7 @@ package bootstrap
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,7 +17,7 @@ import (
 // first. Episodes come sorted newest first.
 func episodes(s *export.Site, warned map[string]bool) (failures, recent []Item) {
 	for _, e := range s.Episodes {
-		if len(e.Flags) > 0 {
+		if causal.Excludes(e.Flags) {
 			continue
 		}
 		// The headline is made only for the episodes listed: a
@@ -41,11 +42,11 @@ func episodes(s *export.Site, warned map[string]bool) (failures, recent []Item) 
 }
 
 // failed is whether an episode counts as a failure for the bootstrap:
-// its outcome says failure or partial. This is the one place to ask it:
-// an outcome that the episode's own last event contradicts (SPEC §3,
-// graph health) is to be answered here, once graph health flags it.
+// its outcome says failure or partial, and its own last event does not
+// contradict it (graph health flags outcome_contradicted: the work was
+// merged, or ready to merge). This is the one place to ask it.
 func failed(e export.Episode) bool {
-	return e.Outcome == "failure" || e.Outcome == "partial"
+	return (e.Outcome == "failure" || e.Outcome == "partial") && !slices.Contains(e.Flags, causal.FlagOutcomeContradicted)
 }
 
 // headline is an episode as its outcome in one sentence: how it ended and

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/related"
 )
@@ -59,7 +60,7 @@ func areas(eps []export.Episode) []area {
 	bySlug := map[string]*area{}
 	for i := range eps {
 		e := &eps[i]
-		if len(e.Flags) > 0 {
+		if causal.Excludes(e.Flags) {
 			continue
 		}
 		for _, name := range areaNames(e) {

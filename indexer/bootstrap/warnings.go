@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 
+	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
 )
 
@@ -45,12 +46,12 @@ func warnings(s *export.Site) (out []Item, warned map[string]bool) {
 		}
 		switch {
 		case avoids(text):
+		case !failed(*e):
+			continue
 		case e.Outcome == "failure":
 			text = "After a failure: " + text
-		case e.Outcome == "partial":
-			text = "After a partial outcome: " + text
 		default:
-			continue
+			text = "After a partial outcome: " + text
 		}
 		perEpisode[e.ID]++
 		said[text] = true
@@ -88,7 +89,7 @@ func lessonEpisode(l export.Lesson, byID map[string]*export.Episode) *export.Epi
 	var first *export.Episode
 	for _, id := range l.Episodes {
 		e := byID[id]
-		if e == nil || len(e.Flags) > 0 {
+		if e == nil || causal.Excludes(e.Flags) {
 			continue
 		}
 		if failed(*e) {
