@@ -11,6 +11,13 @@ import (
 	"github.com/engramhq/engram/indexer/export"
 )
 
+// maxRecent caps recent work below MaxItems: read as an agent starting a
+// session, five latest episodes say what is in flight, and ten took the
+// budget from the practice and the warnings (issue 31: on ai-agents'
+// newest snapshot all ten stayed while six practice items and five
+// warnings were cut).
+const maxRecent = 5
+
 // episodes are the recent failures (failure or partial, within
 // RecentDays), with their first lesson unless it is among the warnings,
 // and the latest other episodes that give a task or an outcome, newest
@@ -33,7 +40,7 @@ func episodes(s *export.Site, warned map[string]bool) (failures, recent []Item) 
 			// Says neither what was attempted nor how it ended: not a
 			// record of work (ai-agents keeps a CLAUDE.md among its
 			// episodes).
-		case len(recent) < MaxItems:
+		case len(recent) < maxRecent:
 			recent = append(recent, Item{ID: e.ID, URL: e.URL, Score: e.Score, Text: Cut(headline(e))})
 		}
 	}
