@@ -245,13 +245,13 @@ func (b *Bootstrap) encode() ([]byte, []byte, error) {
 // with no item is left out (SPEC §4.1): a heading over "None." costs
 // tokens and says nothing. Each item names its note by the link at its
 // end, and no note is named twice (SPEC §4.1: each id once): an item
-// about a note already linked above says so instead. The JSON form has
+// about a note already linked above says under which section instead. The JSON form has
 // every item's id and link.
 func (b *Bootstrap) markdown() []byte {
 	var w strings.Builder
 	fmt.Fprintf(&w, "# %s: session start\n\n", export.MarkdownText(oneLine(b.Title)))
 	fmt.Fprintf(&w, "Memory as of %s. Each line ends with the link to its note (a line without one shares the line above's); follow it for the whole record.\n", b.ReferenceTime)
-	linked := map[string]bool{}
+	linked := map[string]string{} // a note's link -> the section that gave it
 	for i, l := range b.lists() {
 		n := b.Omitted[sectionNames[i]]
 		if len(*l) == 0 && n == 0 {
@@ -264,10 +264,12 @@ func (b *Bootstrap) markdown() []byte {
 			switch {
 			case it.URL == prev:
 				link = "" // the line above links the same page (the lessons)
-			case linked[it.URL]:
-				link = " (same note as above)"
+			case linked[it.URL] != "":
+				link = " (same note as under " + linked[it.URL] + " above)"
+			default:
+				linked[it.URL] = shortTitle(sectionTitles[i])
 			}
-			linked[it.URL], prev = true, it.URL
+			prev = it.URL
 			fmt.Fprintf(&w, "- %s%s\n", export.MarkdownText(it.Text), link)
 		}
 		if n > 0 {
@@ -275,6 +277,12 @@ func (b *Bootstrap) markdown() []byte {
 		}
 	}
 	return []byte(w.String())
+}
+
+// shortTitle is a section's title up to its colon: "Practice".
+func shortTitle(title string) string {
+	short, _, _ := strings.Cut(title, ":")
+	return short
 }
 
 // Build makes the candidates of a site: its practice (phrases that
