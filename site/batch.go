@@ -10,9 +10,9 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/spf13/afero"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/templates"
@@ -75,30 +75,22 @@ func contents(ctx context.Context, ps []page, r *reuse) ([]content, error) {
 	// Most of a rebuild's pages come from the store, and writing them is
 	// file system calls (a folder and a file each) more than CPU: they
 	// go out from several goroutines at once. Each result has its page's
-	// index, so the order is the pages' whatever finishes first.
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range contentWorkers {
-		wg.Go(func() {
-			for i := range next {
-				cs[i], errs[i] = contentOf(ps[i], r)
-				ps[i].params = nil
-			}
+	// index, so the order (and the error reported) is the pages'
+	// whatever finishes first.
+	var g errgroup.Group
+	g.SetLimit(contentWorkers)
+	for i := range ps {
+		if ctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			cs[i], errs[i] = contentOf(ps[i], r)
+			ps[i].params = nil
+			return nil
 		})
 	}
-	err := func() error {
-		defer wg.Wait()
-		defer close(next)
-		for i := range ps {
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
-		return nil
-	}()
-	if err != nil {
+	_ = g.Wait() // each page's error is in errs
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	for i, err := range errs {

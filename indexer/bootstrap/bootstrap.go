@@ -349,15 +349,15 @@ func lessons(s *export.Site, warned map[string]bool) []Item {
 		if len(l.Flags) > 0 {
 			continue // a wording is a lesson flagged for memory poisoning
 		}
-		if warned[l.Text] || l.Family != "" && said[l.Family] {
+		family, eps := "", l.Episodes // the family, when it is enough to recur
+		if len(l.FamilyEpisodes) >= familyEpisodes {
+			family, eps = l.Family, l.FamilyEpisodes
+		}
+		if warned[l.Text] || family != "" && said[family] {
 			continue // listed among the warnings, or its family said: said once
 		}
-		eps := l.Episodes
-		if len(l.FamilyEpisodes) >= familyEpisodes {
-			eps = l.FamilyEpisodes
-		}
 		if len(eps) >= 2 {
-			said[l.Family] = len(l.FamilyEpisodes) >= familyEpisodes
+			said[family] = family != ""
 			out = append(out, Item{URL: s.BaseURL + "lessons/", Score: l.Score,
 				Text: Cut(fmt.Sprintf("Recurring in %d episodes: %s", len(eps), sentence(l.Text)))})
 			continue
