@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -234,5 +235,43 @@ func TestWholeNumbersExact(t *testing.T) {
 				t.Errorf("title %q, extra %#v: want the numbers as written", n.Title, n.Extra)
 			}
 		})
+	}
+}
+
+// TestMayBePrivacyLineKeepsEveryMatch holds the prefilter to never drop
+// a line that the regular expression reads as a privacy key set to true:
+// the lines of the misplaced-privacy cases, and random lines over the
+// characters the pattern treats specially.
+func TestMayBePrivacyLineKeepsEveryMatch(t *testing.T) {
+	says := func(line string) bool {
+		m := privacyLineRE.FindStringSubmatch(line)
+		if m == nil {
+			return false
+		}
+		private, clear := PrivateValue(m[2])
+		return private && clear
+	}
+	lines := []string{"private: true", "  Private = YES ,", `"privte": 1,`, "private: 'on'  ", `private = "y"`,
+		"private: true.", "Result: done", "private: false", "private:maybe", "a = b"}
+	alphabet := []byte("prive:= \t\"',tyesonY1.x")
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		b := make([]byte, rng.IntN(16))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		lines = append(lines, "private"+string(b), string(b))
+	}
+	matched := 0
+	for _, line := range lines {
+		if says(line) {
+			matched++
+			if !mayBePrivacyLine([]byte(line)) {
+				t.Fatalf("the prefilter drops %q, which says private", line)
+			}
+		}
+	}
+	if matched < 100 {
+		t.Fatalf("only %d lines say private: the random lines do not exercise the prefilter", matched)
 	}
 }
