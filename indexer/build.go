@@ -78,6 +78,8 @@ type Report struct {
 	CacheErr error
 	// Pages is what the build took from the page store and kept in it.
 	Pages PageReuse
+	// Parses is what the build took from the parse store.
+	Parses ParseReuse
 }
 
 // Stage is the time one stage took. Times go to the report, never into
@@ -115,10 +117,11 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	// made from it holds what this build reads (dropStaleCache); a note
 	// edited during the build makes that cache stale, never wrongly fresh.
 	fp, fpErr := fingerprint(opt)
-	in, err := load(ctx, opt, &clock)
+	in, err := load(ctx, opt, &clock, true)
 	if err != nil {
 		return r, cmp.Or(interrupted(ctx), err)
 	}
+	r.Parses = in.parses.reuse
 	r.Commit, r.RefTime, r.BaseURL = in.Export.Commit, in.Export.ReferenceTime, in.BaseURL
 	r.Diagnostics = in.Diagnostics
 	r.Counts = in.Counts
@@ -189,6 +192,7 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 		return scanOutput(ctx, outScan, dir, done.Reused, sums, store)
 	})
 	if store != nil {
+		store.parsed = in.parses.next
 		var perr error
 		r.Pages, perr = endPages(store, err)
 		if err != nil {

@@ -28,7 +28,7 @@ import (
 // reference time moves). After each, a build that reuses the
 // earlier builds' pages (the same output and page store) must write the
 // same bytes, file for file, as a full build into a fresh output with an
-// empty store. Edits are staged (a build publishes staged notes); the
+// empty store. The store holds parsed notes too (parsecache.go). Edits are staged (a build publishes staged notes); the
 // two kinds that move the reference time are commits.
 func TestIncrementalEqualsFull(t *testing.T) {
 	if testing.Short() {
@@ -41,14 +41,16 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	}
 	e := &editor{t: t, repo: repo, rng: rand.New(rand.NewPCG(17, 2026)), when: corpus.Commits[len(corpus.Commits)-1].When}
 	cache, out := t.TempDir(), filepath.Join(t.TempDir(), "public")
+	parsesReused := 0
 	incremental := func() indexer.PageReuse {
 		r, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, CacheDir: cache, Force: true})
 		if err != nil {
 			t.Fatalf("incremental build: %v", err)
 		}
-		if r.Pages.Err != nil {
-			t.Fatalf("incremental build: the page store: %v", r.Pages.Err)
+		if r.Pages.Err != nil || r.Parses.Reset != nil {
+			t.Fatalf("incremental build: the page store: %v; the parse store: %v", r.Pages.Err, r.Parses.Reset)
 		}
+		parsesReused += r.Parses.Reused
 		return r.Pages
 	}
 	first := incremental()
@@ -71,8 +73,8 @@ func TestIncrementalEqualsFull(t *testing.T) {
 		}
 		t.Logf("edit %d: %s: %d pages reused, %d rendered", i+1, what, p.Reused, p.Rendered)
 	}
-	if reused == 0 {
-		t.Error("no build reused a page: the comparison tested nothing")
+	if reused == 0 || parsesReused == 0 {
+		t.Errorf("the builds reused %d pages and %d parsed notes: the comparison tested nothing", reused, parsesReused)
 	}
 	for _, k := range []string{"add", "change", "delete", "rename", "engram.toml", "commit", "clock", "pattern"} {
 		if kinds[k] == 0 {

@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io/fs"
 	"path"
@@ -41,15 +42,19 @@ type Loaded struct {
 	Secrets *secrets.Input
 	// BaseURL is where the site lives, and which setting said so.
 	BaseURL BaseURL
+	// parses is the parse store this load read and what it will keep;
+	// nil when it used none (parsecache.go).
+	parses *parseCache
 }
 
 // Load runs the source, parse and graph stages.
 func Load(ctx context.Context, opt Options) (*Loaded, error) {
-	return load(ctx, opt, &stopwatch{r: &Report{}})
+	return load(ctx, opt, &stopwatch{r: &Report{}}, false)
 }
 
-// load is Load, timing each stage on clock.
-func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
+// load is Load, timing each stage on clock; with stored, it parses only
+// the notes the parse store does not hold, and makes what it will keep.
+func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (*Loaded, error) {
 	opt = opt.withDefaults()
 	clock.start("source")
 	repo, diags, err := source.Open(opt.Repo)
@@ -78,7 +83,12 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	}
 
 	clock.start("parse")
-	notes, files, pdiags, err := parseAll(ctx, repo, cfg)
+	roots := parse.Roots{Episodes: cfg.Paths.Episodes, Patterns: cfg.Paths.Patterns}
+	var pc *parseCache
+	if stored {
+		pc = openParseCache(opt, roots)
+	}
+	notes, files, pdiags, err := parseAll(ctx, repo, roots, pc)
 	if err != nil {
 		return nil, err
 	}
@@ -90,6 +100,9 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	notes, files, private := dropPrivate(notes, files, counts)
 	notes, files, pdiags = dropRepeatedJSON(notes, files)
 	diags = append(diags, pdiags...)
+	if pc != nil {
+		pc.keep(notes) // the notes as parsed: what follows changes them
+	}
 	ref, rdiags := referenceTime(opt, repo, notes)
 	diags = append(diags, rdiags...)
 	meta, mdiags := noteMeta(notes, files, repo, ref)
@@ -138,6 +151,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch) (*Loaded, error) {
 	counts["diagnostics"] = len(diags)
 	counts["errors"] = note.CountErrors(diags)
 	return &Loaded{
+		parses: pc,
 		Config: cfg,
 		Export: export.Input{
 			Title: cfg.Title, BaseURL: base.prefix(), RelativeLinks: base.URL == "", Generator: "engram " + Version,
@@ -351,8 +365,8 @@ type parsed struct {
 
 // parseAll parses every markdown file on all cores and accounts for every
 // other file with a diagnostic. Results keep the order of repo.Files.
-func parseAll(ctx context.Context, repo *source.Repo, cfg Config) ([]note.Note, []source.File, []note.Diagnostic, error) {
-	p := parse.New(parse.Roots{Episodes: cfg.Paths.Episodes, Patterns: cfg.Paths.Patterns})
+func parseAll(ctx context.Context, repo *source.Repo, roots parse.Roots, pc *parseCache) ([]note.Note, []source.File, []note.Diagnostic, error) {
+	p := parse.New(roots)
 	results := make([]parsed, len(repo.Files))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -361,7 +375,7 @@ func parseAll(ctx context.Context, repo *source.Repo, cfg Config) ([]note.Note, 
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				results[i] = readFile(repo, repo.Files[i], p)
+				results[i] = readFile(repo, repo.Files[i], p, pc)
 			}
 		}()
 	}
@@ -392,7 +406,8 @@ func parseAll(ctx context.Context, repo *source.Repo, cfg Config) ([]note.Note, 
 
 // readFile reads one file of the repository: a note is parsed, anything
 // else is accounted for with an info diagnostic saying why it is skipped.
-func readFile(repo *source.Repo, f source.File, p *parse.Parser) parsed {
+// A note the parse store pc holds (if any) is taken from there.
+func readFile(repo *source.Repo, f source.File, p *parse.Parser, pc *parseCache) parsed {
 	info := func(rule, msg string) parsed {
 		return parsed{diags: []note.Diagnostic{{Path: f.Path, Line: 1, Col: 1, Severity: note.Info, Message: msg, Rule: rule}}}
 	}
@@ -410,6 +425,15 @@ func readFile(repo *source.Repo, f source.File, p *parse.Parser) parsed {
 	if err != nil {
 		return unread(f, []note.Diagnostic{{Path: f.Path, Line: 1, Col: 1, Severity: note.Error, Rule: "read", Message: err.Error()}})
 	}
+	var sum [sha256.Size]byte
+	if pc != nil {
+		r, s, ok := pc.get(f.Path, src)
+		if ok {
+			r.file = f
+			return r
+		}
+		sum = s
+	}
 	var n note.Note
 	var diags note.Diagnostics
 	if aiagents.IsEpisodeFile(f.Path) {
@@ -420,6 +444,9 @@ func readFile(repo *source.Repo, f source.File, p *parse.Parser) parsed {
 	}
 	if err != nil {
 		return unread(f, diags)
+	}
+	if pc != nil && !n.Private {
+		pc.put(f.Path, sum, diags)
 	}
 	return parsed{note: n, file: f, diags: diags, ok: true}
 }

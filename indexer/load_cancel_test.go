@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/engramhq/engram/indexer/parse"
 	"github.com/engramhq/engram/indexer/source"
 )
 
@@ -45,7 +46,7 @@ func TestParseStopsWhenInterrupted(t *testing.T) {
 		t.Run(fmt.Sprint(after), func(t *testing.T) {
 			ctx := &cancelAfter{Context: context.Background()}
 			ctx.n.Store(after)
-			notes, _, _, err := parseAll(ctx, repo, Config{})
+			notes, _, _, err := parseAll(ctx, repo, parse.Roots{}, nil)
 			if !errors.Is(err, context.Canceled) || notes != nil {
 				t.Fatalf("parseAll = %d notes, %v; want none and context.Canceled", len(notes), err)
 			}

@@ -126,6 +126,9 @@ type pageStore struct {
 	// scanKnown counts the files the output's scan left out: their bytes
 	// passed it in the output last published.
 	scanKnown int
+	// parsed is the parse store's next file (parsecache.go), written
+	// with the index of a published build; nil keeps the one there.
+	parsed []byte
 }
 
 // pagesDir is the page store of the repository opt.Repo.
@@ -289,7 +292,7 @@ func (s *pageStore) commit() (PageReuse, error) {
 	if s.broken != nil {
 		return r, errors.Join(s.broken, s.keep(s.reusedEntries()), s.writeScanned())
 	}
-	return r, errors.Join(s.keep(s.used), s.writeScanned())
+	return r, errors.Join(s.keep(s.used), s.writeScanned(), s.writeParsed())
 }
 
 // reusedEntries are the pages this build took from the store, as the

@@ -66,7 +66,7 @@ func renderKey(hugoConfig string, relative bool, salt []byte) ([sha256.Size]byte
 		h.Write(b)
 	}
 	field([]byte(pageKeyFormat))
-	field(binaryID())
+	field(BinaryID())
 	field([]byte(hugoConfig))
 	if relative {
 		field([]byte("relative"))
@@ -106,12 +106,12 @@ func pageKey(render [sha256.Size]byte, path string, content []byte) PageKey {
 
 var binaryIDOnce = sync.OnceValue(readBinaryID)
 
-// binaryID identifies the running binary, which any change to the code
+// BinaryID identifies the running binary, which any change to the code
 // linked in changes: its Go build ID (the note the Go linker writes into
 // an ELF executable), or else the SHA-256 of the whole executable. A
 // binary that cannot be read gets a random value: nothing it renders is
 // reused by another process.
-func binaryID() []byte { return binaryIDOnce() }
+func BinaryID() []byte { return binaryIDOnce() }
 
 func readBinaryID() []byte {
 	exe, err := os.Executable()

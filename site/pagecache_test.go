@@ -96,7 +96,7 @@ func TestPageKey(t *testing.T) {
 	if pageKey(r1, "episodes/x.md", []byte(`{"title":"x"}`)) != k {
 		t.Error("the page key is not deterministic")
 	}
-	if len(binaryID()) == 0 {
+	if len(BinaryID()) == 0 {
 		t.Error("no binary identity")
 	}
 	if exe, err := os.Executable(); err == nil && runtime.GOOS == "linux" && goBuildID(exe) == nil {

@@ -74,6 +74,9 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if r.Pages.Err != nil {
 		fmt.Fprintf(stderr, "engram: warning: %v; the next build renders these pages again\n", r.Pages.Err)
 	}
+	if r.Parses.Reset != nil {
+		fmt.Fprintf(stderr, "engram: warning: the parse store was not read (%v): every note was parsed\n", r.Parses.Reset)
+	}
 	if r.Pages.Reset != nil {
 		fmt.Fprintf(stderr, "engram: warning: the page store was not read (%v): it was started afresh, and every page rendered\n", r.Pages.Reset)
 	}
@@ -155,6 +158,9 @@ func printSummary(w io.Writer, r *indexer.Report, total time.Duration) {
 	fmt.Fprintf(w, "  %-14s %6d errors, %d warnings, %d info\n\n", "diagnostics", e, wn, in)
 	for _, s := range r.Stages {
 		fmt.Fprintf(w, "  %-14s %6d ms\n", s.Name, s.Duration.Milliseconds())
+	}
+	if p := r.Parses; p.Reused > 0 {
+		fmt.Fprintf(w, "  %-14s %6d notes as parsed by earlier builds, %d parsed\n", "parse", p.Reused, p.Parsed)
 	}
 	if p := r.Pages; p.Reused+p.Rendered > 0 {
 		fmt.Fprintf(w, "  %-14s %6d reused from earlier builds, %d rendered\n", "pages", p.Reused, p.Rendered)

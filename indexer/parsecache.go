@@ -1,0 +1,305 @@
+package indexer
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/parse"
+	"github.com/engramhq/engram/site"
+	"golang.org/x/sync/errgroup"
+)
+
+// The parse store: <store>/parsed keeps what parsing gave for each note
+// of the output last published (the note and its diagnostics), by the
+// SHA-256 of the note's path and of the bytes read (after redaction). A
+// build parses only the notes whose key it does not hold: per-note work
+// once per note content (issue 30, decision 2).
+//
+//	magic, the parser's key, the SHA-256 of the rest, then chunks:
+//	each its length and a gob stream of up to parsedChunk entries
+//
+// The parser's key is the binary's (site.BinaryID: any change of code
+// changes it) and the folders that say what a note is (engram.toml
+// [paths]): a parse is a function of these and the key of its entry.
+//
+// Like the page store, it holds only what a build published (SPEC §6,
+// "Caches hold only what was published"): it is written when a build's
+// output is published, with the notes that output holds, and never a
+// private note. An entry that does not come back from gob as it went in
+// (a value gob cannot carry exactly) is left out, and parsed every time.
+// A file that is damaged, cut short or of another key is not read, and
+// the build says so.
+
+const (
+	parsedFile  = "parsed"
+	parsedMagic = "engram parsed 1\n"
+	// parsedChunk bounds what one gob stream holds: gob's types go once
+	// per stream, and a round trip is checked one chunk at a time.
+	parsedChunk = 1024
+)
+
+// ParseReuse is what a build took from the parse store.
+type ParseReuse struct {
+	// Reused notes were taken from the store; Parsed ones were parsed.
+	Reused, Parsed int
+	// Reset is why the store's file was not read (damaged, cut short,
+	// another engram's); nil when it was read or there was none.
+	Reset error
+}
+
+// parsedEntry is one note as parsing gave it.
+type parsedEntry struct {
+	Sum   [sha256.Size]byte
+	Note  note.Note
+	Diags []note.Diagnostic
+}
+
+// parseCache is the parse store as one build uses it.
+type parseCache struct {
+	key [sha256.Size]byte
+	old map[[sha256.Size]byte]*parsedEntry
+
+	mu     sync.Mutex // guards what parseAll's goroutines record
+	sums   map[string][sha256.Size]byte
+	diags  map[string][]note.Diagnostic
+	reuse  ParseReuse
+	next   []byte // the file to write when the build is published
+	encErr error
+}
+
+// parseKey is the key of the parser: the binary and the roots.
+func parseKey(roots parse.Roots) [sha256.Size]byte {
+	h := sha256.New()
+	for _, f := range [][]byte{[]byte(parsedMagic), site.BinaryID(), []byte(strings.Join(roots.Episodes, "\x00")), []byte(strings.Join(roots.Patterns, "\x00"))} {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(f)))
+		h.Write(n[:])
+		h.Write(f)
+	}
+	var k [sha256.Size]byte
+	h.Sum(k[:0])
+	return k
+}
+
+// contentSum is the key of a note's entry.
+func contentSum(path string, src []byte) [sha256.Size]byte {
+	h := sha256.New()
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(path)))
+	h.Write(n[:])
+	h.Write([]byte(path))
+	h.Write(src)
+	var k [sha256.Size]byte
+	h.Sum(k[:0])
+	return k
+}
+
+// openParseCache reads the parse store of opt.Repo for a parser with
+// roots. It never fails: a store it cannot use is one that holds
+// nothing, and why is in reuse.Reset (a file that is missing is no
+// reason).
+func openParseCache(opt Options, roots parse.Roots) *parseCache {
+	registerGob()
+	pc := &parseCache{key: parseKey(roots), sums: map[string][sha256.Size]byte{}, diags: map[string][]note.Diagnostic{}}
+	dir, err := pagesDir(opt)
+	if err != nil {
+		return pc
+	}
+	data, err := os.ReadFile(filepath.Join(dir, parsedFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return pc
+	}
+	if err == nil {
+		pc.old, err = decodeParsed(data, pc.key)
+	}
+	if err != nil {
+		pc.reuse.Reset = err
+		pc.old = nil
+	}
+	return pc
+}
+
+// errParsedKey is a parse store written by another binary or for other
+// roots: not an error, and not a reason to say anything.
+var errParsedKey = errors.New("written by another engram or for other folders")
+
+// decodeParsed reads the entries of a parse store's file.
+func decodeParsed(data []byte, key [sha256.Size]byte) (map[[sha256.Size]byte]*parsedEntry, error) {
+	rest, ok := bytes.CutPrefix(data, []byte(parsedMagic))
+	if !ok || len(rest) < 2*sha256.Size {
+		return nil, errors.New("it is not a parse store, or is cut short")
+	}
+	if !bytes.Equal(rest[:sha256.Size], key[:]) {
+		return nil, nil // another binary's: unused, and nothing to say
+	}
+	rest = rest[sha256.Size:]
+	if sha256.Sum256(rest[sha256.Size:]) != [sha256.Size]byte(rest[:sha256.Size]) {
+		return nil, errors.New("its bytes fail their SHA-256: damaged or cut short")
+	}
+	old := map[[sha256.Size]byte]*parsedEntry{}
+	for rest = rest[sha256.Size:]; len(rest) > 0; {
+		if len(rest) < 8 || binary.BigEndian.Uint64(rest) > uint64(len(rest)-8) {
+			return nil, errors.New("a chunk runs past its end")
+		}
+		n := binary.BigEndian.Uint64(rest)
+		var chunk []parsedEntry
+		if err := gob.NewDecoder(bytes.NewReader(rest[8 : 8+n])).Decode(&chunk); err != nil {
+			return nil, fmt.Errorf("a chunk does not decode: %w", err)
+		}
+		for i := range chunk {
+			old[chunk[i].Sum] = &chunk[i]
+		}
+		rest = rest[8+n:]
+	}
+	return old, nil
+}
+
+// get returns the parse of the note at path with bytes src, if the store
+// holds it, and records its key for the next store.
+func (pc *parseCache) get(path string, src []byte) (parsed, [sha256.Size]byte, bool) {
+	sum := contentSum(path, src)
+	e, ok := pc.old[sum] // read only once opened
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if !ok {
+		pc.reuse.Parsed++
+		return parsed{}, sum, false
+	}
+	pc.reuse.Reused++
+	pc.record(path, sum, e.Diags)
+	return parsed{note: e.Note, diags: e.Diags, ok: true}, sum, true
+}
+
+// put records the parse of a note that was parsed, to keep it.
+func (pc *parseCache) put(path string, sum [sha256.Size]byte, diags []note.Diagnostic) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	pc.record(path, sum, diags)
+}
+
+func (pc *parseCache) record(path string, sum [sha256.Size]byte, diags []note.Diagnostic) {
+	pc.sums[path] = sum
+	pc.diags[path] = diags
+}
+
+// keep makes the next store's file from the notes a build publishes, as
+// parsing gave them: call it before anything changes them. A private
+// note is never kept; nor is one gob does not give back as it went in.
+func (pc *parseCache) keep(notes []note.Note) {
+	var entries []parsedEntry
+	for _, n := range notes {
+		sum, ok := pc.sums[n.Path]
+		if !ok || n.Private || !gobSafe(reflect.ValueOf(n.Extra)) {
+			continue
+		}
+		entries = append(entries, parsedEntry{Sum: sum, Note: n, Diags: pc.diags[n.Path]})
+	}
+	// The chunks are encoded (and checked) at once, on every core.
+	chunks := make([][]byte, (len(entries)+parsedChunk-1)/parsedChunk)
+	var g errgroup.Group
+	for i := range chunks {
+		g.Go(func() (err error) {
+			chunks[i], err = roundTrip(entries[i*parsedChunk : min((i+1)*parsedChunk, len(entries))])
+			return err
+		})
+	}
+	if pc.encErr = g.Wait(); pc.encErr != nil {
+		return
+	}
+	size := len(parsedMagic) + 2*sha256.Size
+	for _, c := range chunks {
+		size += 8 + len(c)
+	}
+	out := make([]byte, len(parsedMagic)+2*sha256.Size, size)
+	copy(out, parsedMagic)
+	copy(out[len(parsedMagic):], pc.key[:])
+	for _, c := range chunks {
+		out = binary.BigEndian.AppendUint64(out, uint64(len(c)))
+		out = append(out, c...)
+	}
+	sum := sha256.Sum256(out[len(parsedMagic)+2*sha256.Size:])
+	copy(out[len(parsedMagic)+sha256.Size:], sum[:])
+	pc.next = out
+}
+
+// roundTrip encodes entries as one gob stream, keeping only those that
+// decode equal to what went in.
+func roundTrip(entries []parsedEntry) ([]byte, error) {
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(entries); err != nil {
+		return nil, err
+	}
+	var back []parsedEntry
+	if err := gob.NewDecoder(bytes.NewReader(b.Bytes())).Decode(&back); err != nil {
+		return nil, err
+	}
+	same := entries[:0:0]
+	for i := range entries {
+		if i < len(back) && reflect.DeepEqual(back[i], entries[i]) {
+			same = append(same, entries[i])
+		}
+	}
+	if len(same) == len(entries) {
+		return b.Bytes(), nil
+	}
+	b.Reset()
+	err := gob.NewEncoder(&b).Encode(same)
+	return b.Bytes(), err
+}
+
+// gobSafe says whether v, a value of a note's front matter, holds only
+// the types the parse store registers with gob: an entry with another
+// would fail the whole stream.
+func gobSafe(v reflect.Value) bool {
+	if !v.IsValid() {
+		return true
+	}
+	switch x := v.Interface().(type) {
+	case nil, string, bool, int, int64, float64, time.Time:
+		return true
+	case []any:
+		for _, e := range x {
+			if !gobSafe(reflect.ValueOf(e)) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if !gobSafe(reflect.ValueOf(e)) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// registerGob registers the types a note's front matter holds under an
+// interface, once.
+var registerGob = sync.OnceFunc(func() {
+	gob.Register(map[string]any{})
+	gob.Register([]any{})
+	gob.Register(time.Time{})
+})
+
+// writeParsed replaces the parse store's file with the one a published
+// build made. A full disk leaves the old one, which holds only what an
+// earlier output published.
+func (s *pageStore) writeParsed() error {
+	if s.parsed == nil {
+		return nil
+	}
+	return WriteFileAtomic(filepath.Join(s.dir, parsedFile), s.parsed, 0o644)
+}
