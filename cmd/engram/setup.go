@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/source"
@@ -391,7 +392,9 @@ func refuse(rel string, err error) error {
 
 func readOptional(top, rel string) ([]byte, error) {
 	data, err := os.ReadFile(filepath.Join(top, filepath.FromSlash(rel)))
-	if errors.Is(err, os.ErrNotExist) {
+	// A folder on the way that is a file (ENOTDIR): no such file here,
+	// and writing it fails, which applyChanges reports.
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return nil, nil
 	}
 	return data, err

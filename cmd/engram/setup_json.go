@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -197,10 +198,19 @@ func jsonAdd(doc []byte, path []string, key, value string) ([]byte, error) {
 	}
 	c, level := chain[len(chain)-1], len(chain)
 	var out bytes.Buffer
-	if len(c.members) == 0 {
+	switch {
+	case len(c.members) == 0 && level == 1:
 		out.Write(doc[:c.open+1])
 		out.WriteString(l.sep(level) + member + l.sep(level-1))
 		out.Write(doc[c.close:])
+		return out.Bytes(), nil
+	case len(c.members) == 0:
+		// Inside the braces of an empty container of the user's, so
+		// that it reads differently from one jsonAdd made, and
+		// jsonCut knows to keep it.
+		out.Write(doc[:c.open+1])
+		out.WriteString(member)
+		out.Write(doc[c.open+1:])
 		return out.Bytes(), nil
 	}
 	end := c.members[len(c.members)-1].end
@@ -211,13 +221,16 @@ func jsonAdd(doc []byte, path []string, key, value string) ([]byte, error) {
 }
 
 // cutMember removes member i of c with the comma and white space before
-// it (after it, for a first member followed by others); a container
-// left empty is {} or [].
+// it (after it, for a first member followed by others); a root object
+// left empty is {}, another container keeps the white space after its
+// member.
 func cutMember(doc []byte, c jsonContainer, i int) []byte {
 	var from, to int
 	switch {
-	case len(c.members) == 1:
+	case len(c.members) == 1 && c.open == skipSpace(doc, 0):
 		from, to = c.open+1, c.close
+	case len(c.members) == 1:
+		from, to = c.open+1, c.members[0].end
 	case i == 0:
 		from, to = c.members[0].start, c.members[1].start
 	default:
@@ -233,29 +246,38 @@ func replaceValue(doc []byte, c jsonContainer, i int, value string) []byte {
 }
 
 // jsonCut removes the member of the container at path that match says
-// is engram's; then each container on the path that it left empty, up
-// to the root, as those were made for it. found is false when there is
-// none.
+// is engram's; found is false when there is none. When that leaves
+// containers on the path empty, it gives back the document that adding
+// the member (jsonAdd) turns into doc: with the empty containers the
+// user had, without those the add made. When no cut is that document
+// (the file was edited since), each container left empty goes.
 func jsonCut(doc []byte, path []string, last byte, match func(jsonMember) bool) (out []byte, found bool, err error) {
 	chain, err := jsonWalk(doc, path, last)
 	if err != nil || len(chain) < len(path)+1 {
 		return doc, false, err
 	}
 	c := chain[len(chain)-1]
-	i := -1
-	for n, m := range c.members {
-		if match(m) {
-			i = n
-			break
-		}
-	}
+	i := slices.IndexFunc(c.members, match)
 	if i < 0 {
 		return doc, false, nil
 	}
-	for n := len(chain) - 1; n > 0 && len(c.members) == 1; n-- {
-		c, i = chain[n-1], chain[n-1].find(path[n-1])
+	m := c.members[i]
+	var inverse []byte
+	out = cutMember(doc, c, i)
+	for n := len(chain) - 1; ; n-- {
+		if again, err := jsonAdd(out, path, m.key, string(m.value)); err == nil && bytes.Equal(again, doc) && inverse == nil {
+			inverse = out
+		}
+		if n == 0 || len(c.members) > 1 {
+			break
+		}
+		c = chain[n-1]
+		out = cutMember(doc, c, c.find(path[n-1]))
 	}
-	return cutMember(doc, c, i), true, nil
+	if inverse != nil {
+		return inverse, true, nil
+	}
+	return out, true, nil
 }
 
 // sameJSON reports whether a and b are the same JSON text apart from
