@@ -124,7 +124,7 @@ func wantEngram(t *testing.T, client, data string) {
 // servers, settings and (TOML) comments, in a layout of its own.
 var existing = map[string]map[string]string{
 	"claude-code": {
-		".mcp.json": "{\n    \"mcpServers\": {\n        \"github\": {\n            \"command\": \"gh-mcp\"\n        }\n    },\n    \"x\": 1\n}\n",
+		".mcp.json":             "{\n    \"mcpServers\": {\n        \"github\": {\n            \"command\": \"gh-mcp\"\n        }\n    },\n    \"x\": 1\n}\n",
 		".claude/settings.json": `{"permissions": {"allow": ["Bash(ls)"]}, "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}}`,
 	},
 	"codex": {
