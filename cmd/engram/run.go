@@ -46,6 +46,8 @@ Usage:
   engram thread status THREAD pending|processing|completed [--commit]
   engram init [DIR] [--force]            a new memory repository (docs/publishing.md)
   engram hook install [--repo DIR] [--force]   a git pre-push hook: engram check --strict
+  engram setup claude-code|codex|cursor|vscode [--repo DIR] [--dry-run] [--remove] [--force]
+                                         the client's MCP configuration and session-start hook (docs/mcp.md)
   engram serve [--repo DIR] [--port 1313] [--now TIME]   live preview on localhost
   engram mcp [--repo DIR] [--now TIME]   MCP server on stdio (docs/mcp.md)
   engram version
@@ -128,6 +130,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdInit(ctx, args[1:], stdout, stderr)
 	case "hook":
 		err = cmdHook(ctx, args[1:], stdout, stderr)
+	case "setup":
+		err = cmdSetup(ctx, args[1:], stdout, stderr)
 	case "serve":
 		err = cmdServe(ctx, args[1:], stdout, stderr)
 	case "mcp":
