@@ -56,6 +56,9 @@ type ParseReuse struct {
 	// Reset is why the store's file was not read (damaged, cut short,
 	// another engram's); nil when it was read or there was none.
 	Reset error
+	// Err is why the next file could not be made: the store keeps the
+	// one it had, and the build itself is good.
+	Err error
 }
 
 // parsedEntry is one note as parsing gave it.
@@ -70,12 +73,11 @@ type parseCache struct {
 	key [sha256.Size]byte
 	old map[[sha256.Size]byte]*parsedEntry
 
-	mu     sync.Mutex // guards what parseAll's goroutines record
-	sums   map[string][sha256.Size]byte
-	diags  map[string][]note.Diagnostic
-	reuse  ParseReuse
-	next   []byte // the file to write when the build is published
-	encErr error
+	mu    sync.Mutex // guards what parseAll's goroutines record
+	sums  map[string][sha256.Size]byte
+	diags map[string][]note.Diagnostic
+	reuse ParseReuse
+	next  []byte // the file to write when the build is published
 }
 
 // parseKey is the key of the parser: the binary and the roots.
@@ -214,7 +216,8 @@ func (pc *parseCache) keep(notes []note.Note) {
 			return err
 		})
 	}
-	if pc.encErr = g.Wait(); pc.encErr != nil {
+	if err := g.Wait(); err != nil {
+		pc.reuse.Err = fmt.Errorf("the parse store cannot keep the notes: %w", err)
 		return
 	}
 	size := len(parsedMagic) + 2*sha256.Size

@@ -74,6 +74,9 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if r.Pages.Err != nil {
 		fmt.Fprintf(stderr, "engram: warning: %v; the next build renders these pages again\n", r.Pages.Err)
 	}
+	if r.Parses.Err != nil {
+		fmt.Fprintf(stderr, "engram: warning: %v; the next build parses these notes again\n", r.Parses.Err)
+	}
 	if r.Parses.Reset != nil {
 		fmt.Fprintf(stderr, "engram: warning: the parse store was not read (%v): every note was parsed\n", r.Parses.Reset)
 	}
