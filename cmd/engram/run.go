@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/engramhq/engram/indexer"
@@ -47,7 +48,7 @@ Usage:
   engram init [DIR] [--force]            a new memory repository (docs/publishing.md)
   engram hook install [--repo DIR] [--force]   a git pre-push hook: engram check --strict
   engram serve [--repo DIR] [--port 1313] [--now TIME]   live preview on localhost
-  engram mcp [--repo DIR] [--now TIME]   MCP server on stdio (docs/mcp.md)
+  engram mcp [--repo DIR] [--now TIME] [--tools default|all|read|write]   MCP server on stdio (docs/mcp.md)
   engram version
 
 --repo defaults to the current directory, or to ./content when the current
@@ -170,7 +171,13 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 
 func flagList(fs *flag.FlagSet) string {
 	s := ""
-	fs.VisitAll(func(f *flag.Flag) { s += " --" + f.Name })
+	fs.VisitAll(func(f *flag.Flag) {
+		s += " --" + f.Name
+		if strings.Contains(f.Usage, "`") { // the values it takes, as `a|b`
+			name, _ := flag.UnquoteUsage(f)
+			s += " " + name
+		}
+	})
 	return s
 }
 
