@@ -32,6 +32,7 @@ import (
 type mcpEngine struct {
 	q      queryFlags
 	stderr io.Writer
+	tools  toolSet // the tools the server lists
 
 	// mu serialises the calls: a snapshot builds indexes on first use.
 	mu      sync.Mutex
@@ -52,6 +53,7 @@ var mcpTools = []func(*mcpEngine, *mcp.Server){
 	(*mcpEngine).addBootstrap,
 	(*mcpEngine).addSearch,
 	(*mcpEngine).addGetEpisode,
+	(*mcpEngine).addGetPattern,
 	(*mcpEngine).addQueryEpisodes,
 	(*mcpEngine).addGetDecisionSequence,
 	(*mcpEngine).addQueryPatterns,
@@ -71,7 +73,12 @@ var mcpTools = []func(*mcpEngine, *mcp.Server){
 
 func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, q := newQueryFlags("mcp")
+	tools := fs.String("tools", string(toolsDefault), "the tools listed, a profile: `default|all|read|write` (docs/mcp.md)")
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
+		return err
+	}
+	ts, err := parseToolSet(*tools)
+	if err != nil {
 		return err
 	}
 	if _, err := parseNow(q.now); err != nil {
@@ -80,7 +87,7 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if q.repo == "" {
 		q.repo = defaultRepo()
 	}
-	srv := newMCPServer(*q, stderr)
+	srv := newCheckingMCPServer(*q, stderr, freshFor, ts)
 	t := &lineTransport{r: os.Stdin, w: stdout, log: stderr, maxLine: mcp.DefaultMaxLineLength}
 	if err := srv.Run(ctx, t); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("mcp: %w", err)
@@ -91,18 +98,19 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // newMCPServer is the server with every tool and resource; q names the
 // repository (already defaulted) and the reference time.
 func newMCPServer(q queryFlags, stderr io.Writer) *mcp.Server {
-	return newCheckingMCPServer(q, stderr, freshFor)
+	return newCheckingMCPServer(q, stderr, freshFor, toolsAll)
 }
 
-// newCheckingMCPServer is newMCPServer checking the repository once fresh
-// has passed since the last check (0: at every call).
-func newCheckingMCPServer(q queryFlags, stderr io.Writer, fresh time.Duration) *mcp.Server {
+// newCheckingMCPServer is the server with the tools of tools and every
+// resource, checking the repository once fresh has passed since the
+// last check (0: at every call).
+func newCheckingMCPServer(q queryFlags, stderr io.Writer, fresh time.Duration, tools toolSet) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "engram", Title: "engram memory", Version: indexer.Version}, &mcp.ServerOptions{
 		Instructions: "engram is the memory of past agent sessions: episodes (what was done, decided, and how it turned out), " +
 			"patterns and antipatterns, and a causal graph. Call bootstrap at the start of a session; get_episode and " +
 			"engram://episode/{id} give one episode compactly, with a json_url for the whole of it.",
 	})
-	e := &mcpEngine{q: q, stderr: stderr, fresh: fresh}
+	e := &mcpEngine{q: q, stderr: stderr, fresh: fresh, tools: tools}
 	for _, add := range mcpTools {
 		add(e, srv)
 	}
@@ -150,11 +158,14 @@ func (e *mcpEngine) fingerprint() (string, error) {
 	return indexer.Fingerprint(indexer.Options{Repo: e.q.repo, CacheDir: os.Getenv(cacheEnv)})
 }
 
-// readOnly marks a tool that reads the memory and nothing else.
+// readOnly marks a tool that reads the memory and nothing else. Each
+// token of a definition is paid in every session of every client, so
+// the annotations say only what a client acts on: the title is the
+// tool's (annotations.title is its older place), and openWorldHint is
+// left out (every tool here answers from the repository alone).
 func readOnly(name, title, desc string) *mcp.Tool {
-	no := false
 	return &mcp.Tool{Name: name, Title: title, Description: desc, Annotations: &mcp.ToolAnnotations{
-		Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no,
+		ReadOnlyHint: true, IdempotentHint: true,
 	}}
 }
 
@@ -198,8 +209,8 @@ var argHelp = map[string]string{
 
 // pageArgs are the arguments of every list tool.
 type pageArgs struct {
-	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page; empty for the first page"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"items per page, 1 to 50 (default 10)"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the page before"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"1 to 50 (default 10)"`
 }
 
 // page is one page of a list: the list shape of SPEC §4.0 with the

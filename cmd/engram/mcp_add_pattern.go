@@ -19,7 +19,7 @@ func (e *mcpEngine) addAddPattern(s *mcp.Server) {
 			"occurrences, causal links (causes, enables, prevents, correlates) and evidence episodes are optional. "+
 			"A title starting ANTIPATTERN- (or type antipattern) makes an antipattern.",
 		false, false)
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a patternNote) (*mcp.CallToolResult, wrote, error) {
+	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a patternNote) (*mcp.CallToolResult, wrote, error) {
 		w, err := e.write(ctx, a.writeArgs, func(o indexer.WriteOptions) (indexer.Written, error) {
 			return indexer.NewPattern(ctx, o, a.PatternInput)
 		})

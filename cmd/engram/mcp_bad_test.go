@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 )
@@ -48,3 +51,60 @@ func TestMCPBadCalls(t *testing.T) {
 }
 
 func cutTail(s string) string { return s[:min(len(s), 300)] }
+
+// TestMCPWrongTypes: for every tool and each argument its input schema
+// declares, a call that gives that argument a value of another JSON
+// type is a tool error naming the argument and the type wanted; nothing
+// is written, and the server answers the next call.
+func TestMCPWrongTypes(t *testing.T) {
+	cs := mcpClientOn(t, newMCPServer(queryFlags{repo: demoCopy(t)}, io.Discard))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := map[string]any{"string": 5, "integer": "5", "number": "0.5", "boolean": "true", "array": "a", "object": []any{}}
+	for _, tool := range res.Tools {
+		b, _ := json.Marshal(tool.InputSchema)
+		var schema struct {
+			Properties map[string]struct {
+				Type string `json:"type"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(b, &schema); err != nil {
+			t.Fatal(err)
+		}
+		for name, p := range schema.Properties {
+			t.Run(tool.Name+"/"+name, func(t *testing.T) {
+				res := callTool(t, cs, tool.Name, map[string]any{name: wrong[p.Type]})
+				msg := text(res)
+				if !res.IsError || !strings.Contains(msg, name) || !strings.Contains(msg, `want "`+p.Type+`"`) {
+					t.Errorf("%s %s=%v: error %v %q, want one naming %s and %s", tool.Name, name, wrong[p.Type], res.IsError, cutTail(msg), name, p.Type)
+				}
+			})
+		}
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"store_episode", map[string]any{"title": "EPISODE-x", "task": "t", "outcome": "success", "decisions": []any{map[string]any{"options": "a"}}}, "options"},
+		{"store_episode", map[string]any{"title": "EPISODE-x", "task": "t", "outcome": "success", "tags": []any{1}}, "tags"},
+		{"store_episode", map[string]any{"title": "EPISODE-x", "task": "t", "outcome": "success", "tags": nil}, "tags"},
+		{"add_pattern", map[string]any{"title": "PATTERN-x", "trigger": "t", "action": "a", "causal": []any{map[string]any{"type": "causes", "target": "x", "weight": "high"}}}, "weight"},
+	} {
+		t.Run(c.tool+"/nested/"+c.want, func(t *testing.T) {
+			res := callTool(t, cs, c.tool, c.args)
+			if !res.IsError || !strings.Contains(text(res), c.want) {
+				t.Errorf("%s %v: error %v %q, want one naming %s", c.tool, c.args, res.IsError, cutTail(text(res)), c.want)
+			}
+		})
+	}
+	var p page[episodeItem]
+	answer(t, cs, "query_episodes", map[string]any{"since": "2000-01-01", "limit": 50}, &p)
+	for _, it := range p.Items {
+		if it.ID == "EPISODE-x" {
+			t.Errorf("a refused call wrote %s", it.ID)
+		}
+	}
+}

@@ -25,7 +25,7 @@ func benchMCP(b *testing.B, tool string, args func(cs *mcp.ClientSession) map[st
 func benchMCPChecking(b *testing.B, fresh time.Duration, tool string, args func(cs *mcp.ClientSession) map[string]any) {
 	repo, cache := benchRepo(b, gen.Sized(10_000))
 	b.Setenv(cacheEnv, cache)
-	cs := mcpClientOn(b, newCheckingMCPServer(queryFlags{repo: repo}, io.Discard, fresh))
+	cs := mcpClientOn(b, newCheckingMCPServer(queryFlags{repo: repo}, io.Discard, fresh, toolsAll))
 	a := args(cs)
 	callTool(b, cs, tool, a) // warms the parts this tool reads
 	for b.Loop() {

@@ -8,17 +8,32 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/tokens"
 )
 
 type bootstrapArgs struct {
-	Budget int    `json:"budget,omitempty" jsonschema:"size in tokens (default: engram.toml [bootstrap] budget, or 2000)"`
+	Budget int    `json:"budget,omitempty" jsonschema:"tokens (default: engram.toml, or 2000)"`
 	Format string `json:"format,omitempty" jsonschema:"md (default) or json"`
+}
+
+// bootstrapAnswer is what the bootstrap tool's structured content
+// holds whatever the format: with md, these and the markdown (the text
+// content too); with json, bootstrap.json, which has these and its
+// sections.
+type bootstrapAnswer struct {
+	ReferenceTime string `json:"reference_time"`
+	BudgetTokens  int    `json:"budget_tokens"`
+	Tokens        int    `json:"tokens"`
+	Markdown      string `json:"markdown,omitempty"`
 }
 
 func (e *mcpEngine) addBootstrap(s *mcp.Server) {
 	t := readOnly("bootstrap", "Session-start context",
-		"What to know at the start of a session: what this repository's agents do again and again, what to avoid, recent failures, work in flight, the best patterns, recurring lessons and what is due, fitted to a token budget. Same as `engram bootstrap`.")
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a bootstrapArgs) (*mcp.CallToolResult, any, error) {
+		"Call at session start: recurring work, what to avoid, recent failures, work in flight, best patterns, lessons, what is due; fitted to a token budget.")
+	// The schema of both formats' answers: bootstrap.json's sections are
+	// properties it does not close off (no additionalProperties: false).
+	t.OutputSchema = mustPortableSchema[bootstrapAnswer](true)
+	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a bootstrapArgs) (*mcp.CallToolResult, any, error) {
 		js, md, err := e.bootstrap(ctx, a)
 		if err != nil {
 			return nil, nil, err
@@ -26,7 +41,12 @@ func (e *mcpEngine) addBootstrap(s *mcp.Server) {
 		if a.Format == "json" {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(js)}}, StructuredContent: json.RawMessage(js)}, nil, nil
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(md)}}}, nil, nil
+		var ans bootstrapAnswer
+		if err := json.Unmarshal(js, &ans); err != nil {
+			return nil, nil, err
+		}
+		ans.Tokens, ans.Markdown = tokens.Count(string(md)), string(md)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(md)}}, StructuredContent: ans}, nil, nil
 	})
 }
 

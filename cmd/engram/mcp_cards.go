@@ -66,13 +66,15 @@ func cut(s string, n int) string {
 
 // patternCard is a pattern in under patternBudget tokens.
 type patternCard struct {
-	ID          string   `json:"id"`
-	Type        string   `json:"type,omitempty"`
-	Trigger     string   `json:"trigger,omitempty"`
-	Action      string   `json:"action,omitempty"`
-	SuccessRate *float64 `json:"success_rate"`
+	ID      string `json:"id"`
+	Type    string `json:"type,omitempty"`
+	Trigger string `json:"trigger,omitempty"`
+	Action  string `json:"action,omitempty"`
+	// SuccessRate and Confidence are absent when unknown: an answer
+	// holds no null (mcp_schema.go).
+	SuccessRate *float64 `json:"success_rate,omitempty"`
 	Occurrences int      `json:"occurrences"`
-	Confidence  *float64 `json:"confidence"`
+	Confidence  *float64 `json:"confidence,omitempty"`
 	Antipattern bool     `json:"antipattern,omitempty"`
 	Flags       []string `json:"flags,omitempty"`
 	URL         string   `json:"url,omitempty"`

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/engramhq/engram/indexer"
@@ -45,8 +47,8 @@ func sdkOverStdio(t *testing.T, bin, repo string, env []string) {
 	}
 	defer cs.Close()
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 18 {
-		t.Fatalf("tools/list: %v, %d tools", err, len(tools.Tools))
+	if err != nil || len(tools.Tools) != len(defaultTools) {
+		t.Fatalf("tools/list: %v, %d tools, want the %d of the default", err, len(tools.Tools), len(defaultTools))
 	}
 	boot := callTool(t, cs, "bootstrap", map[string]any{})
 	if boot.IsError || !strings.Contains(text(boot), "#") {
@@ -65,12 +67,6 @@ func sdkOverStdio(t *testing.T, bin, repo string, env []string) {
 	if card.Task != "talk to engram over stdio" {
 		t.Errorf("get_episode of the stored episode: %+v", card)
 	}
-	from, to := demoEdge(t, repo)
-	var p pathCard
-	answer(t, cs, "get_causal_path", map[string]any{"from": from, "to": to}, &p)
-	if len(p.Nodes) < 2 {
-		t.Errorf("get_causal_path: %+v", p)
-	}
 }
 
 // demoEdge is the ends of one edge of the demo's graph.
@@ -82,7 +78,9 @@ func demoEdge(t *testing.T, repo string) (string, string) {
 	return snap.Graph.Edges[0].Source, snap.Graph.Edges[0].Target
 }
 
-func inspectorOverStdio(t *testing.T, bin, repo string, env []string) {
+// inspectorPath is the MCP Inspector's launcher; outside CI, a test
+// without it skips.
+func inspectorPath(t *testing.T) string {
 	inspector := os.Getenv(inspectorEnv)
 	if inspector == "" {
 		inspector, _ = exec.LookPath("mcp-inspector")
@@ -94,46 +92,172 @@ func inspectorOverStdio(t *testing.T, bin, repo string, env []string) {
 		}
 		t.Skip(msg)
 	}
-	run := func(args ...string) map[string]any {
+	return inspector
+}
+
+// inspectorOverStdio lists the tools with the Inspector CLI, which
+// checks each schema's portability, and calls every tool of the all
+// profile with arguments of each JSON type as a user types them
+// (--tool-arg 'tags=["a"]'): the Inspector converts each by the tool's
+// input schema, so a schema it cannot read would send a string. Every
+// structured answer must hold to the tool's output schema.
+func inspectorOverStdio(t *testing.T, bin, repo string, env []string) {
+	inspector := inspectorPath(t)
+	run := func(profile string, args ...string) (map[string]any, string) {
 		t.Helper()
 		ctx, cancel := context.WithCancel(testDeadline(t))
 		defer cancel()
-		cmd := exec.CommandContext(ctx, inspector, append([]string{"--cli", bin, "mcp", "--repo", repo}, args...)...)
+		cmd := exec.CommandContext(ctx, inspector, append([]string{"--cli", bin, "mcp", "--repo", repo, "--tools", profile}, args...)...)
 		cmd.Env = env
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
 		out, err := cmd.Output()
 		var v map[string]any
 		if jerr := json.Unmarshal(out, &v); err != nil || jerr != nil {
-			t.Fatalf("inspector %v: %v %v\n%s", args, err, jerr, out)
+			t.Fatalf("inspector %v: %v %v\n%s\n%s", args, err, jerr, out, stderr.String())
 		}
-		return v
+		return v, stderr.String()
 	}
-	tools := run("--method", "tools/list")["tools"].([]any)
-	if len(tools) != 18 {
-		t.Errorf("inspector tools/list: %d tools", len(tools))
+	def, _ := run("default", "--method", "tools/list")
+	if n := len(def["tools"].([]any)); n != len(defaultTools) {
+		t.Errorf("inspector tools/list, default: %d tools, want %d", n, len(defaultTools))
 	}
-	boot := run("--method", "tools/call", "--tool-name", "bootstrap", "--tool-arg", "format=json")
-	if boot["isError"] == true || boot["structuredContent"] == nil {
-		t.Errorf("inspector bootstrap: %v", boot)
+	all, warnings := run("all", "--method", "tools/list", "--strict")
+	if strings.Contains(strings.ToLower(warnings), "warning") || strings.Contains(warnings, "error") {
+		t.Errorf("the inspector finds schemas it cannot port:\n%s", warnings)
 	}
-	eps := run("--method", "tools/call", "--tool-name", "query_episodes", "--tool-arg", "limit=1")
-	id := eps["structuredContent"].(map[string]any)["items"].([]any)[0].(map[string]any)["id"].(string)
-	ep := run("--method", "tools/call", "--tool-name", "get_episode", "--tool-arg", "id="+id)
-	if ep["structuredContent"].(map[string]any)["id"] != id {
-		t.Errorf("inspector get_episode %s: %v", id, ep)
+	schemas := outputSchemas(t, all["tools"].([]any))
+	called := map[string]bool{}
+	for _, c := range typedCalls(t, repo) {
+		t.Run(c.tool, func(t *testing.T) {
+			args := []string{"--method", "tools/call", "--tool-name", c.tool}
+			for _, a := range c.args {
+				args = append(args, "--tool-arg", a)
+			}
+			res, _ := run("all", args...)
+			if res["isError"] == true {
+				t.Fatalf("%s %v: %v", c.tool, c.args, res["content"])
+			}
+			out, ok := res["structuredContent"].(map[string]any)
+			if !ok {
+				t.Fatalf("%s: no structured content: %v", c.tool, res)
+			}
+			if err := schemas[c.tool].Validate(out); err != nil {
+				t.Errorf("%s: the answer breaks its output schema: %v\n%v", c.tool, err, out)
+			}
+			if c.check != nil {
+				c.check(t, out)
+			}
+		})
+		called[c.tool] = true
 	}
-	stored := run("--method", "tools/call", "--tool-name", "store_episode", "--tool-arg", "title=EPISODE-2026-11-21-inspector",
-		"--tool-arg", "task=talk to engram from the inspector", "--tool-arg", "outcome=partial")
-	if stored["isError"] == true {
-		t.Errorf("inspector store_episode: %v", stored)
+	for name := range schemas {
+		if !called[name] {
+			t.Errorf("the inspector never called %s", name)
+		}
 	}
-	got := run("--method", "tools/call", "--tool-name", "get_episode", "--tool-arg", "id=EPISODE-2026-11-21-inspector")
-	if got["structuredContent"].(map[string]any)["outcome"] != "partial" {
-		t.Errorf("inspector get_episode of the stored episode: %v", got)
+}
+
+// outputSchemas are the tools' output schemas, resolved for validation.
+func outputSchemas(t *testing.T, tools []any) map[string]*jsonschema.Resolved {
+	out := map[string]*jsonschema.Resolved{}
+	for _, tool := range tools {
+		m := tool.(map[string]any)
+		b, err := json.Marshal(m["outputSchema"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s jsonschema.Schema
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatalf("%s: output schema %s: %v", m["name"], b, err)
+		}
+		r, err := s.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s: output schema: %v", m["name"], err)
+		}
+		out[m["name"].(string)] = r
 	}
-	from, to := demoEdge(t, repo)
-	path := run("--method", "tools/call", "--tool-name", "get_causal_path", "--tool-arg", "from="+from, "--tool-arg", "to="+to)
-	if nodes, _ := path["structuredContent"].(map[string]any)["nodes"].([]any); len(nodes) < 2 {
-		t.Errorf("inspector get_causal_path: %v", path)
+	return out
+}
+
+// typedCall is one tool call as a user gives it to the Inspector CLI:
+// key=value, the value JSON (a number, a boolean, an array, an object)
+// or a plain string; check looks at the answer further.
+type typedCall struct {
+	tool  string
+	args  []string
+	check func(t *testing.T, out map[string]any)
+}
+
+// typedCalls call each tool on the demo copy in repo, reads first, then
+// the writes and a read of what was written.
+func typedCalls(t *testing.T, repo string) []typedCall {
+	snap, err := (&queryFlags{repo: repo}).snapshot(context.Background(), io.Discard, indexer.PartEpisodes|indexer.PartGraph|indexer.PartPatterns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep, pattern := snap.Episodes[0].ID, snap.Patterns[0].ID
+	from, to := snap.Graph.Edges[0].Source, snap.Graph.Edges[0].Target
+	var optEp, optDec string
+	for _, x := range snap.Episodes {
+		for _, d := range x.Decisions {
+			if len(d.Options) > 1 && optEp == "" {
+				optEp, optDec = x.ID, d.ID
+			}
+		}
+	}
+	const stored = "EPISODE-2026-11-21-inspector"
+	items := func(min int) func(*testing.T, map[string]any) {
+		return func(t *testing.T, out map[string]any) {
+			if n := len(out["items"].([]any)); n < min || n > 2 {
+				t.Errorf("%d items, want %d to 2 (limit=2 must arrive as a number)", n, min)
+			}
+		}
+	}
+	return []typedCall{
+		{"bootstrap", []string{"budget=800", "format=json"}, func(t *testing.T, out map[string]any) {
+			if out["budget_tokens"] != 800.0 {
+				t.Errorf("budget_tokens %v, want 800", out["budget_tokens"])
+			}
+		}},
+		{"bootstrap", []string{"budget=600"}, func(t *testing.T, out map[string]any) {
+			if md, _ := out["markdown"].(string); !strings.Contains(md, "#") || out["budget_tokens"] != 600.0 {
+				t.Errorf("bootstrap md: %v", out)
+			}
+		}},
+		{"search", []string{"query=idempotency retries", "type=episode", "limit=2"}, items(1)},
+		{"get_episode", []string{"id=" + ep}, nil},
+		{"get_pattern", []string{"id=" + pattern}, nil},
+		{"query_episodes", []string{"outcome=failure", "since=2026-01-01", "limit=2"}, items(1)},
+		{"find_episodes", []string{"tag=payouts", "limit=2"}, items(1)},
+		{"similar_episodes", []string{"episode=" + ep, "limit=2"}, nil},
+		{"get_decision_sequence", []string{"episode=" + optEp, "limit=1"}, nil},
+		{"query_patterns", []string{"min_success=0.5", "min_occurrences=1", "limit=2"}, items(1)},
+		{"get_antipatterns", []string{"max_success=0.5", "min_occurrences=1", "limit=2"}, items(1)},
+		{"get_causal_path", []string{"from=" + from, "to=" + to, "max_depth=3"}, nil},
+		{"what_if", []string{"episode=" + optEp, "decision=" + optDec}, nil},
+		{"get_pending_threads", []string{"limit=5"}, nil},
+		{"store_episode", []string{"title=" + stored, "task=talk to engram from the inspector", "outcome=partial",
+			`tags=["e2e","inspector"]`, "duration_minutes=12.5", `lessons=["typed arguments arrive typed"]`,
+			`decisions=[{"title":"Client","options":["go-sdk","inspector"],"chosen":"inspector","outcome":"success"}]`,
+			`events=[{"text":"listed the tools"}]`, `metrics={"calls":19}`, "commit=true"}, func(t *testing.T, out map[string]any) {
+			if c, _ := out["commit"].(string); c == "" {
+				t.Errorf("commit=true made no commit: %v", out)
+			}
+		}},
+		{"get_episode", []string{"id=" + stored}, func(t *testing.T, out map[string]any) {
+			tags, _ := json.Marshal(out["tags"])
+			if out["outcome"] != "partial" || string(tags) != `["e2e","inspector"]` || out["decisions_total"] != 1.0 {
+				t.Errorf("the stored episode: %v", out)
+			}
+		}},
+		{"upsert_episode", []string{"title=" + stored, "task=talk to engram from the inspector, again", "outcome=success", `tags=["e2e"]`}, nil},
+		{"add_pattern", []string{"title=PATTERN-typed-arguments", "trigger=a client reads the tool schema", "action=send each argument in its JSON type",
+			"success_rate=0.75", "occurrences=4", `tags=["e2e"]`, `causal=[{"type":"enables","target":"` + stored + `","weight":0.5}]`,
+			`evidence=[{"episode":"` + stored + `","outcome":"success"}]`}, nil},
+		{"record_feedback", []string{"note=" + pattern, "kind=echo", "session=e2e", "commit=false"}, nil},
+		{"link_episode_to_concept", []string{"episode=" + ep, "concept=Idempotency Keys"}, nil},
+		{"mark_thread_status", []string{"thread=Thread: Ledger amount migration", "status=processing"}, nil},
 	}
 }
 

@@ -15,7 +15,7 @@ type antipatternsArgs struct {
 func (e *mcpEngine) addGetAntipatterns(s *mcp.Server) {
 	t := readOnly("get_antipatterns", "Antipatterns",
 		"What not to do: declared antipatterns and patterns that mostly fail, worst first, each under 100 tokens. Same as `engram antipatterns`.")
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a antipatternsArgs) (*mcp.CallToolResult, page[patternCard], error) {
+	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a antipatternsArgs) (*mcp.CallToolResult, page[patternCard], error) {
 		out, err := e.antipatterns(ctx, a)
 		return nil, out, err
 	})

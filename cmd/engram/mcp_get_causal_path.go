@@ -41,7 +41,7 @@ func newPathCard(p query.Path) pathCard {
 func (e *mcpEngine) addGetCausalPath(s *mcp.Server) {
 	t := readOnly("get_causal_path", "Strongest causal path",
 		"The causal path between two notes with the greatest product of edge weights: links[i] joins nodes[i] to nodes[i+1]. Same as `engram path`.")
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a pathArgs) (*mcp.CallToolResult, pathCard, error) {
+	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a pathArgs) (*mcp.CallToolResult, pathCard, error) {
 		out, err := e.path(ctx, a)
 		return nil, out, err
 	})

@@ -50,7 +50,7 @@ func newDecisionCard(d export.Decision) decisionCard {
 func (e *mcpEngine) addGetDecisionSequence(s *mcp.Server) {
 	t := readOnly("get_decision_sequence", "An episode's decisions",
 		"The decisions of one episode in the order they were taken: options, the choice, why, and its outcome. Same as `engram decisions`.")
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a decisionsArgs) (*mcp.CallToolResult, decisionsPage, error) {
+	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a decisionsArgs) (*mcp.CallToolResult, decisionsPage, error) {
 		out, err := e.decisions(ctx, a)
 		return nil, out, err
 	})

@@ -9,13 +9,13 @@ import (
 )
 
 type episodeArgs struct {
-	ID string `json:"id" jsonschema:"the episode's id (its title) or the slug of its page"`
+	ID string `json:"id" jsonschema:"episode id (title) or page slug"`
 }
 
 func (e *mcpEngine) addGetEpisode(s *mcp.Server) {
 	t := readOnly("get_episode", "One episode",
-		"One episode, compact (under 500 tokens): date, outcome, task, tags, score and one line per decision; json_url has the whole episode.")
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a episodeArgs) (*mcp.CallToolResult, episodeCard, error) {
+		"One episode in under 500 tokens: task, outcome, tags, a line per decision; json_url has all of it.")
+	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a episodeArgs) (*mcp.CallToolResult, episodeCard, error) {
 		c, err := e.episode(ctx, a.ID)
 		return nil, c, err
 	})

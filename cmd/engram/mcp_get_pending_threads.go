@@ -12,7 +12,7 @@ import (
 func (e *mcpEngine) addGetPendingThreads(s *mcp.Server) {
 	t := readOnly("get_pending_threads", "Threads awaiting processing",
 		"Thread and session notes that no episode derives from yet (pending.json), by id.")
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a pageArgs) (*mcp.CallToolResult, page[export.PendingItem], error) {
+	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a pageArgs) (*mcp.CallToolResult, page[export.PendingItem], error) {
 		snap, done, err := e.snapshot(ctx, indexer.PartPending)
 		if err != nil {
 			return nil, page[export.PendingItem]{}, err

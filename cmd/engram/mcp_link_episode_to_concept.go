@@ -18,7 +18,7 @@ func (e *mcpEngine) addLinkEpisodeToConcept(s *mcp.Server) {
 	t := writeTool("link_episode_to_concept", "Link an episode to a concept",
 		"Add the concept to the episode's concepts and the episode to the concept's episodes; nothing is written when both links exist.",
 		false, true)
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a linkArgs) (*mcp.CallToolResult, wrote, error) {
+	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a linkArgs) (*mcp.CallToolResult, wrote, error) {
 		if err := argument("episode", a.Episode, true, maxIDBytes); err != nil {
 			return nil, wrote{}, err
 		}

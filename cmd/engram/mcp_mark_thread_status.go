@@ -18,7 +18,7 @@ func (e *mcpEngine) addMarkThreadStatus(s *mcp.Server) {
 	t := writeTool("mark_thread_status", "Mark a thread's status",
 		"Set the status of a thread or session note: pending, processing or completed.",
 		false, true)
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a threadArgs) (*mcp.CallToolResult, wrote, error) {
+	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a threadArgs) (*mcp.CallToolResult, wrote, error) {
 		if err := argument("id", a.Thread, true, maxIDBytes); err != nil {
 			return nil, wrote{}, err
 		}

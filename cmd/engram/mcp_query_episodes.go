@@ -12,10 +12,10 @@ import (
 )
 
 type episodesArgs struct {
-	Outcome string `json:"outcome,omitempty" jsonschema:"only episodes with this outcome: success, partial or failure"`
-	Since   string `json:"since,omitempty" jsonschema:"dated at or after: a duration back from the reference time (7d, 36h, 2w) or a date"`
-	Tag     string `json:"tag,omitempty" jsonschema:"only episodes with this tag"`
-	Task    string `json:"task,omitempty" jsonschema:"only episodes whose task contains this text"`
+	Outcome string `json:"outcome,omitempty" jsonschema:"success, partial or failure"`
+	Since   string `json:"since,omitempty" jsonschema:"7d, 36h, 2w or a date"`
+	Tag     string `json:"tag,omitempty"`
+	Task    string `json:"task,omitempty" jsonschema:"words of the task"`
 	pageArgs
 }
 
@@ -24,8 +24,8 @@ type episodesArgs struct {
 func (e *mcpEngine) addQueryEpisodes(s *mcp.Server) {
 	for _, name := range []string{"query_episodes", "find_episodes"} {
 		t := readOnly(name, "Find episodes",
-			"Episodes by outcome, date, tag and task text, newest first, a page at a time. Same as `engram episodes`.")
-		mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a episodesArgs) (*mcp.CallToolResult, page[episodeItem], error) {
+			"Episodes by outcome, date, tag or task, newest first.")
+		addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a episodesArgs) (*mcp.CallToolResult, page[episodeItem], error) {
 			out, err := e.episodes(ctx, a)
 			return nil, out, err
 		})

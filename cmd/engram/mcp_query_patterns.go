@@ -21,7 +21,7 @@ type patternsArgs struct {
 func (e *mcpEngine) addQueryPatterns(s *mcp.Server) {
 	t := readOnly("query_patterns", "Find patterns",
 		"Patterns that work (not antipatterns), best first by confidence, each under 100 tokens with the URL of its JSON. Same as `engram patterns`, plus a filter on the trigger.")
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a patternsArgs) (*mcp.CallToolResult, page[patternCard], error) {
+	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a patternsArgs) (*mcp.CallToolResult, page[patternCard], error) {
 		out, err := e.patterns(ctx, a)
 		return nil, out, err
 	})

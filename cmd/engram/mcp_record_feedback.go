@@ -9,18 +9,17 @@ import (
 )
 
 type feedbackArgs struct {
-	Note    string `json:"note" jsonschema:"the id (title) of the note the feedback is about"`
-	Kind    string `json:"kind" jsonschema:"echo (the note was used) or fizzle (it was given and ignored)"`
-	Session string `json:"session,omitempty" jsonschema:"the session it happened in"`
+	Note    string `json:"note" jsonschema:"note id (title)"`
+	Kind    string `json:"kind" jsonschema:"echo (it helped) or fizzle (ignored)"`
+	Session string `json:"session,omitempty" jsonschema:"session id"`
 	writeArgs
 }
 
 func (e *mcpEngine) addRecordFeedback(s *mcp.Server) {
 	t := writeTool("record_feedback", "Record feedback on a note",
-		"Append an echo (the note helped) or a fizzle (it was injected and ignored) to feedback/YYYY-MM.jsonl; "+
-			"feedback raises or lowers the note's score in later builds.",
+		"Say a note helped (echo) or was ignored (fizzle): it moves the note's score.",
 		false, false)
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a feedbackArgs) (*mcp.CallToolResult, wrote, error) {
+	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a feedbackArgs) (*mcp.CallToolResult, wrote, error) {
 		if err := argument("id", a.Note, true, maxIDBytes); err != nil {
 			return nil, wrote{}, err
 		}

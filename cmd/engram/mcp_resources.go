@@ -10,7 +10,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/query"
 )
 
@@ -53,23 +52,6 @@ func (e *mcpEngine) addResources(s *mcp.Server) {
 			c, err := e.pattern(ctx, id)
 			return jsonContents(r.Params.URI, c, err)
 		})
-}
-
-// pattern is one pattern's card.
-func (e *mcpEngine) pattern(ctx context.Context, id string) (patternCard, error) {
-	if err := argument("id", id, true, maxIDBytes); err != nil {
-		return patternCard{}, err
-	}
-	snap, done, err := e.snapshot(ctx, indexer.PartPatterns)
-	if err != nil {
-		return patternCard{}, err
-	}
-	defer done()
-	p, err := snap.Pattern(id)
-	if err != nil {
-		return patternCard{}, err
-	}
-	return newPatternCard(*p), nil
 }
 
 func resourceID(uri, prefix string) (string, error) {

@@ -11,8 +11,8 @@ import (
 )
 
 type searchArgs struct {
-	Query string `json:"query" jsonschema:"what to look for, a few words"`
-	Type  string `json:"type,omitempty" jsonschema:"only notes of this kind: episode, pattern (antipatterns too) or note"`
+	Query string `json:"query" jsonschema:"a few words"`
+	Type  string `json:"type,omitempty" jsonschema:"episode, pattern or note (default: all)"`
 	pageArgs
 }
 
@@ -21,8 +21,8 @@ const searchDepth = 200
 
 func (e *mcpEngine) addSearch(s *mcp.Server) {
 	t := readOnly("search", "Search the memory",
-		"Notes ranked for a text query: id, type, score and the URL of each note's JSON. Same as `engram search`.")
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a searchArgs) (*mcp.CallToolResult, page[query.SearchItem], error) {
+		"Notes of every kind ranked for a text query, best first.")
+	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a searchArgs) (*mcp.CallToolResult, page[query.SearchItem], error) {
 		out, err := e.search(ctx, a)
 		return nil, out, err
 	})

@@ -11,15 +11,15 @@ import (
 )
 
 type similarArgs struct {
-	Episode string `json:"episode,omitempty" jsonschema:"the episode to compare with (its id); or give text"`
-	Text    string `json:"text,omitempty" jsonschema:"the situation to compare with, in a few sentences; or give episode"`
+	Episode string `json:"episode,omitempty" jsonschema:"an episode id; or give text"`
+	Text    string `json:"text,omitempty" jsonschema:"a situation in a few sentences; or give episode"`
 	pageArgs
 }
 
 func (e *mcpEngine) addSimilarEpisodes(s *mcp.Server) {
 	t := readOnly("similar_episodes", "Similar past situations",
-		"Past episodes most like one episode or a described situation, most similar first, each with its headline and outcome; an episode lists none that scores under the similarity floor. Same as `engram similar`.")
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a similarArgs) (*mcp.CallToolResult, page[query.SearchItem], error) {
+		"Past episodes most like an episode or a described situation, most similar first.")
+	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a similarArgs) (*mcp.CallToolResult, page[query.SearchItem], error) {
 		out, err := e.similar(ctx, a)
 		return nil, out, err
 	})

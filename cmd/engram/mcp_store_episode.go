@@ -18,11 +18,10 @@ type episodeNote struct {
 
 func (e *mcpEngine) addStoreEpisode(s *mcp.Server) {
 	t := writeTool("store_episode", "Store an episode",
-		"Write a new episode note, episodes/<title>.md (a free-text title's file is its slug): title, task and outcome (success, partial or failure) are required; "+
-			"decisions, events and lessons are optional. Refused when a note of that title exists in any folder, or when it would hold a secret. "+
-			"The note is staged (or committed with commit).",
+		"Write episodes/<title>.md; outcome is success, partial or failure. Refused if the title exists or a field holds a secret. "+
+			"Staged, or committed with commit.",
 		false, false)
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a episodeNote) (*mcp.CallToolResult, wrote, error) {
+	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a episodeNote) (*mcp.CallToolResult, wrote, error) {
 		w, err := e.write(ctx, a.writeArgs, func(o indexer.WriteOptions) (indexer.Written, error) {
 			return indexer.NewEpisode(ctx, o, a.EpisodeInput)
 		})
@@ -35,7 +34,7 @@ func (e *mcpEngine) addUpsertEpisode(s *mcp.Server) {
 		"Write an episode note, or replace the one of that title, where it is, if engram wrote it (written_by: engram); "+
 			"a note written by hand is never replaced. Same fields as store_episode.",
 		true, true)
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a episodeNote) (*mcp.CallToolResult, wrote, error) {
+	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a episodeNote) (*mcp.CallToolResult, wrote, error) {
 		w, err := e.write(ctx, a.writeArgs, func(o indexer.WriteOptions) (indexer.Written, error) {
 			return indexer.UpsertEpisode(ctx, o, a.EpisodeInput)
 		})

@@ -103,7 +103,7 @@ func TestMCPListsEveryTool(t *testing.T) {
 			t.Errorf("%s has no input schema or description", tool.Name)
 		}
 	}
-	want := []string{"bootstrap", "find_episodes", "get_antipatterns", "get_causal_path", "get_decision_sequence", "get_episode",
+	want := []string{"bootstrap", "find_episodes", "get_antipatterns", "get_causal_path", "get_decision_sequence", "get_episode", "get_pattern",
 		"get_pending_threads", "query_episodes", "query_patterns", "search", "similar_episodes", "what_if"}
 	slices.Sort(names)
 	if !slices.Equal(names, want) {

@@ -26,8 +26,8 @@ type whatIfCard struct {
 type optionRecord struct {
 	Option      string      `json:"option"`
 	Count       int         `json:"count"`
-	SuccessRate *float64    `json:"success_rate"`
-	Confidence  *float64    `json:"confidence"`
+	SuccessRate *float64    `json:"success_rate,omitempty"` // absent when no episode chose it
+	Confidence  *float64    `json:"confidence,omitempty"`
 	Episodes    []precedent `json:"episodes"`
 }
 
@@ -74,7 +74,7 @@ func newWhatIfCard(w query.WhatIf) whatIfCard {
 func (e *mcpEngine) addWhatIf(s *mcp.Server) {
 	t := readOnly("what_if", "What if another option",
 		"For one decision of an episode, each option not chosen and what happened when other episodes chose it: count, success rate, its 95% lower bound, the latest of them. Same as `engram whatif`.")
-	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a whatIfArgs) (*mcp.CallToolResult, whatIfCard, error) {
+	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a whatIfArgs) (*mcp.CallToolResult, whatIfCard, error) {
 		out, err := e.whatIf(ctx, a)
 		return nil, out, err
 	})

@@ -16,7 +16,7 @@ import (
 
 // writeArgs are what every write tool takes besides its note.
 type writeArgs struct {
-	Commit bool `json:"commit,omitempty" jsonschema:"make one git commit of exactly the files written (default: stage them, as engram reads only tracked files)"`
+	Commit bool `json:"commit,omitempty" jsonschema:"commit the files written (default: stage them)"`
 }
 
 // wrote is a write tool's answer: the files written, relative to the
@@ -31,9 +31,8 @@ type wrote struct {
 // destructive when it may replace what is there, idempotent when calling
 // it twice leaves the same files.
 func writeTool(name, title, desc string, destructive, idempotent bool) *mcp.Tool {
-	no := false
 	return &mcp.Tool{Name: name, Title: title, Description: desc, Annotations: &mcp.ToolAnnotations{
-		Title: title, DestructiveHint: &destructive, IdempotentHint: idempotent, OpenWorldHint: &no,
+		DestructiveHint: &destructive, IdempotentHint: idempotent,
 	}}
 }
 

@@ -171,7 +171,7 @@ func treeOf(t *testing.T, dir string) string {
 func TestMCPSeesOutsideEdits(t *testing.T) {
 	repo := mcpWriteRepo(t)
 	t.Setenv(cacheEnv, t.TempDir())
-	cs := mcpClientOn(t, newCheckingMCPServer(queryFlags{repo: repo}, io.Discard, 0))
+	cs := mcpClientOn(t, newCheckingMCPServer(queryFlags{repo: repo}, io.Discard, 0, toolsAll))
 	var w wrote
 	answer(t, cs, "store_episode", map[string]any{"title": "EPISODE-2026-05-03-edit", "task": "first task", "outcome": "success"}, &w)
 	var card episodeCard

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/engramhq/engram/indexer"
@@ -49,7 +50,7 @@ Usage:
   engram setup claude-code|codex|cursor|vscode [--repo DIR] [--dry-run] [--remove] [--force]
                                          the client's MCP configuration and session-start hook (docs/mcp.md)
   engram serve [--repo DIR] [--port 1313] [--now TIME]   live preview on localhost
-  engram mcp [--repo DIR] [--now TIME]   MCP server on stdio (docs/mcp.md)
+  engram mcp [--repo DIR] [--now TIME] [--tools default|all|read|write]   MCP server on stdio (docs/mcp.md)
   engram version
 
 --repo defaults to the current directory, or to ./content when the current
@@ -174,7 +175,13 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 
 func flagList(fs *flag.FlagSet) string {
 	s := ""
-	fs.VisitAll(func(f *flag.Flag) { s += " --" + f.Name })
+	fs.VisitAll(func(f *flag.Flag) {
+		s += " --" + f.Name
+		if strings.Contains(f.Usage, "`") { // the values it takes, as `a|b`
+			name, _ := flag.UnquoteUsage(f)
+			s += " " + name
+		}
+	})
 	return s
 }
 
