@@ -200,6 +200,9 @@ var argHelp = map[string]string{
 type pageArgs struct {
 	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page; empty for the first page"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"items per page, 1 to 50 (default 10)"`
+	// BudgetTokens caps the answer's size (query.FitCount): the page
+	// ends early, truncated, where the next item would not fit.
+	BudgetTokens int `json:"budget_tokens,omitempty" jsonschema:"most tokens the answer may cost; it holds as many items as fit, at least one, and says truncated when it cut"`
 }
 
 // page is one page of a list: the list shape of SPEC §4.0 with the
@@ -209,6 +212,9 @@ type page[T any] struct {
 	Total         int    `json:"total"`
 	Items         []T    `json:"items"`
 	NextCursor    string `json:"next_cursor,omitempty"`
+	// Truncated: the page holds fewer items than asked, to fit
+	// budget_tokens; next_cursor goes on from the first left out.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 const (
@@ -224,6 +230,9 @@ func (p pageArgs) window() (offset, size int, err error) {
 	}
 	if size < 1 || size > maxPage {
 		return 0, 0, fmt.Errorf("limit is %d: give 1 to %d items per page, and a cursor for the next", p.Limit, maxPage)
+	}
+	if _, err := query.CheckBudget(p.BudgetTokens); err != nil {
+		return 0, 0, err
 	}
 	if p.Cursor == "" {
 		return 0, size, nil
@@ -249,10 +258,22 @@ func paginate[T, C any](snap *query.Snapshot, all []T, p pageArgs, card func(T) 
 	for i := offset; i < len(all) && i < offset+size; i++ {
 		out.Items = append(out.Items, card(all[i]))
 	}
-	if offset+size < len(all) {
-		out.NextCursor = base64.RawURLEncoding.EncodeToString([]byte("offset:" + strconv.Itoa(offset+size)))
+	budget, _ := query.CheckBudget(p.BudgetTokens)
+	k := query.FitCount(len(out.Items), budget, func(k int) int { return countJSON(out.upTo(offset, k)) })
+	return out.upTo(offset, k), nil
+}
+
+// upTo is the page holding its first k items, with the cursor of the
+// item after them and truncated when it held more.
+func (p page[C]) upTo(offset, k int) page[C] {
+	cut := k < len(p.Items)
+	p.Truncated = cut
+	p.Items = p.Items[:k]
+	p.NextCursor = ""
+	if offset+k < p.Total {
+		p.NextCursor = base64.RawURLEncoding.EncodeToString([]byte("offset:" + strconv.Itoa(offset+k)))
 	}
-	return out, nil
+	return p
 }
 
 func same[T any](t T) T { return t }

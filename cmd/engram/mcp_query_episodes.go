@@ -15,7 +15,7 @@ type episodesArgs struct {
 	Outcome string `json:"outcome,omitempty" jsonschema:"only episodes with this outcome: success, partial or failure"`
 	Since   string `json:"since,omitempty" jsonschema:"dated at or after: a duration back from the reference time (7d, 36h, 2w) or a date"`
 	Tag     string `json:"tag,omitempty" jsonschema:"only episodes with this tag"`
-	Task    string `json:"task,omitempty" jsonschema:"only episodes whose task contains this text"`
+	Task    string `json:"task,omitempty" jsonschema:"only episodes whose task has every word of this text, in any order"`
 	pageArgs
 }
 

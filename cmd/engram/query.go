@@ -107,7 +107,7 @@ func cmdEpisodes(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	outcome := fs.String("outcome", "", note.OutcomeList)
 	since := fs.String("since", "", "dated at or after: a duration back from the reference time (7d, 36h, 2w) or a date")
 	tag := fs.String("tag", "", "with this tag")
-	task := fs.String("task", "", "whose task contains this text")
+	task := fs.String("task", "", "whose task has every word of this text, in any order")
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
 	}
