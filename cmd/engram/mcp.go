@@ -71,8 +71,16 @@ var mcpTools = []func(*mcpEngine, *mcp.Server){
 
 func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, q := newQueryFlags("mcp")
+	fs.StringVar(&q.base, "base-url", "", "the published site's http(s) URL: answers link there, not to site paths (default: engram.toml base_url)")
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
+	}
+	if q.base != "" {
+		base, err := indexer.AbsoluteBaseURL(q.base)
+		if err != nil {
+			return fmt.Errorf("%w: mcp: --base-url: %v", errUsage, err)
+		}
+		q.base = base
 	}
 	if _, err := parseNow(q.now); err != nil {
 		return err
@@ -133,6 +141,7 @@ func (e *mcpEngine) snapshot(ctx context.Context, parts indexer.Part) (snap *que
 		e.mu.Unlock()
 		return nil, nil, err
 	}
+	snap.Rebase(q.base)
 	if e.held != nil {
 		e.held.Close()
 	}

@@ -21,7 +21,7 @@ const searchDepth = 200
 
 func (e *mcpEngine) addSearch(s *mcp.Server) {
 	t := readOnly("search", "Search the memory",
-		"Notes ranked for a text query: id, type, score and the URL of each note's JSON. Same as `engram search`.")
+		"Notes ranked for a text query: id, type, score, URL, and each note's headline, outcome, date and snippet. Same as `engram search`.")
 	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a searchArgs) (*mcp.CallToolResult, page[query.SearchItem], error) {
 		out, err := e.search(ctx, a)
 		return nil, out, err

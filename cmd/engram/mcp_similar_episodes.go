@@ -18,7 +18,7 @@ type similarArgs struct {
 
 func (e *mcpEngine) addSimilarEpisodes(s *mcp.Server) {
 	t := readOnly("similar_episodes", "Similar past situations",
-		"Past episodes most like one episode or a described situation, most similar first, each with its headline and outcome; an episode lists none that scores under the similarity floor. Same as `engram similar`.")
+		"Past episodes most like one episode or a described situation, most similar first, each with its headline, outcome, date and snippet; an episode lists none that scores under the similarity floor. Same as `engram similar`.")
 	mcp.AddTool(s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a similarArgs) (*mcp.CallToolResult, page[query.SearchItem], error) {
 		out, err := e.similar(ctx, a)
 		return nil, out, err
@@ -39,7 +39,7 @@ func (e *mcpEngine) similar(ctx context.Context, a similarArgs) (page[query.Sear
 	if err != nil {
 		return page[query.SearchItem]{}, err
 	}
-	snap, done, err := e.snapshot(ctx, indexer.PartSimilar)
+	snap, done, err := e.snapshot(ctx, indexer.PartSimilar|indexer.PartSearch)
 	if err != nil {
 		return page[query.SearchItem]{}, err
 	}
@@ -50,6 +50,9 @@ func (e *mcpEngine) similar(ctx context.Context, a similarArgs) (page[query.Sear
 		items, err = snap.SimilarToEpisode(a.Episode, limit)
 	} else {
 		items, err = snap.SimilarToText(a.Text, limit)
+	}
+	if err == nil {
+		err = snap.Describe(items)
 	}
 	if err != nil {
 		return page[query.SearchItem]{}, err

@@ -22,6 +22,9 @@ import (
 type queryFlags struct {
 	repo, now string
 	json      bool
+	// base makes the answers' site paths absolute (engram mcp
+	// --base-url; query.Snapshot.Rebase).
+	base string
 }
 
 func newQueryFlags(name string) (*flag.FlagSet, *queryFlags) {

@@ -60,7 +60,7 @@ func (s *Snapshot) Search(q, typ string, limit int, expand bool) ([]SearchItem, 
 		}
 	}
 	for i := range items {
-		items[i].Score = round4(items[i].Score)
+		items[i].Score, items[i].URL = round4(items[i].Score), s.abs(items[i].URL)
 	}
 	return items, nil
 }
@@ -177,7 +177,7 @@ func (s *Snapshot) SimilarToEpisode(name string, limit int) ([]SearchItem, error
 	for i, id := range ids {
 		if causal.Key(id) == k || slugOf(s.Similar.URLs[i]) == k {
 			ms, _ := s.Similar.Episode(id, limit)
-			return matches(ms), nil
+			return s.matches(ms), nil
 		}
 	}
 	return nil, &NotFoundError{What: "episode", Name: name, Suggestions: suggest(name, ids)}
@@ -188,13 +188,13 @@ func (s *Snapshot) SimilarToText(text string, limit int) ([]SearchItem, error) {
 	if s.Similar == nil {
 		return nil, errors.New("no similarity model in the snapshot")
 	}
-	return matches(s.Similar.Text(text, limit)), nil
+	return s.matches(s.Similar.Text(text, limit)), nil
 }
 
-func matches(ms []search.Match) []SearchItem {
+func (s *Snapshot) matches(ms []search.Match) []SearchItem {
 	out := make([]SearchItem, 0, len(ms))
 	for _, m := range ms {
-		out = append(out, SearchItem{ID: m.ID, Type: causal.TypeEpisode, Score: m.Score, URL: m.URL, Headline: m.Headline, Outcome: m.Outcome})
+		out = append(out, SearchItem{ID: m.ID, Type: causal.TypeEpisode, Score: m.Score, URL: s.abs(m.URL), Headline: m.Headline, Outcome: m.Outcome})
 	}
 	return out
 }

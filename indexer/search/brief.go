@@ -63,22 +63,32 @@ func brief(d Doc) Brief {
 // snippetOf is what d's headline does not already say: the rest of an
 // episode's task after its headline, else the start of its prose.
 func snippetOf(d Doc) string {
-	s := d.Summary
 	if kind(d.Type) == KindEpisode {
-		task := export.PlainText(d.Task)
-		head := strings.TrimSuffix(d.Headline, "…")
-		if rest, ok := strings.CutPrefix(task, head); ok && strings.TrimSpace(rest) != "" {
-			s = strings.TrimLeft(rest, " .;:,")
-			if strings.HasSuffix(d.Headline, "…") {
-				s = "…" + s // the headline was cut mid-sentence
-			}
-		} else if !ok && task != "" {
-			s = task
+		if _, rest := TaskBrief(d.Task, d.ID); rest != "" {
+			return rest
 		}
 	}
-	s = strings.Join(strings.Fields(s), " ")
+	s := strings.Join(strings.Fields(d.Summary), " ")
 	if s == d.Headline {
 		return ""
 	}
 	return export.Clip(s, SnippetRunes)
+}
+
+// TaskBrief is an episode's task as a hit shows it: the headline
+// (export.EpisodeHeadline) and, at most SnippetRunes, what the task says
+// after it ("" when nothing).
+func TaskBrief(task, id string) (headline, snippet string) {
+	headline = export.EpisodeHeadline(task, id)
+	t := strings.Join(strings.Fields(export.PlainText(task)), " ")
+	head := strings.TrimSuffix(headline, "…")
+	rest, ok := strings.CutPrefix(t, head)
+	switch {
+	case !ok && t != "" && t != headline:
+		rest = t
+	case strings.HasSuffix(headline, "…") && strings.TrimSpace(rest) != "":
+		rest = "…" + strings.TrimSpace(rest) // the headline was cut mid-sentence
+	}
+	rest = strings.TrimLeft(rest, " .;:,")
+	return headline, export.Clip(rest, SnippetRunes)
 }
