@@ -275,8 +275,7 @@ func paginate[T, C any](snap *query.Snapshot, all []T, p pageArgs, card func(T) 
 // upTo is the page holding its first k items, with the cursor of the
 // item after them and truncated when it held more.
 func (p page[C]) upTo(offset, k int) page[C] {
-	cut := k < len(p.Items)
-	p.Truncated = cut
+	p.Truncated = k < len(p.Items)
 	p.Items = p.Items[:k]
 	p.NextCursor = ""
 	if offset+k < p.Total {

@@ -21,6 +21,7 @@ var listCalls = []struct {
 	{"get_antipatterns", map[string]any{}},
 	{"similar_episodes", map[string]any{"text": "duplicate payouts after a bank timeout"}},
 	{"get_pending_threads", map[string]any{}},
+	{"get_decision_sequence", map[string]any{"episode": "EPISODE-2026-11-17-session-26"}},
 }
 
 // listAnswer is a page as a client reads it.
