@@ -69,3 +69,19 @@ func hasHost(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && u.Host != ""
 }
+
+// AbsoluteBaseURL checks a base URL given for answers read away from the
+// site (engram mcp --base-url): an http(s) URL with a host, as
+// engram.toml's base_url would be checked. It returns it ending in "/".
+func AbsoluteBaseURL(s string) (string, error) {
+	if err := checkBaseURL(s); err != nil {
+		return "", err
+	}
+	if !hasHost(s) {
+		return "", fmt.Errorf("base URL %q is a path; answers need an http:// or https:// URL with a host", s)
+	}
+	if !strings.HasSuffix(s, "/") {
+		s += "/"
+	}
+	return s, nil
+}

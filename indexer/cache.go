@@ -53,8 +53,8 @@ import (
 // withheld, issue 29; 11: an episode's summary has age_days and stale,
 // patterns are kept as export.PatternSummary, issue 30; 12: the
 // similarity model has a floor and each episode's headline and outcome,
-// issue 31).
-const cacheFormat = 12
+// issue 31; 13: the search index stores each hit's brief, issue 32).
+const cacheFormat = 13
 
 // Part is a part of a snapshot; a query reads only the parts it needs.
 type Part int

@@ -74,12 +74,20 @@ var mcpTools = []func(*mcpEngine, *mcp.Server){
 func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, q := newQueryFlags("mcp")
 	tools := fs.String("tools", string(toolsDefault), "the tools listed, a profile: `default|all|read|write` (docs/mcp.md)")
+	fs.StringVar(&q.base, "base-url", "", "the published site's http(s) URL: answers link there, not to site paths (default: engram.toml base_url)")
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
 	}
 	ts, err := parseToolSet(*tools)
 	if err != nil {
 		return err
+	}
+	if q.base != "" {
+		base, err := indexer.AbsoluteBaseURL(q.base)
+		if err != nil {
+			return fmt.Errorf("%w: mcp: --base-url: %v", errUsage, err)
+		}
+		q.base = base
 	}
 	if _, err := parseNow(q.now); err != nil {
 		return err
@@ -141,6 +149,7 @@ func (e *mcpEngine) snapshot(ctx context.Context, parts indexer.Part) (snap *que
 		e.mu.Unlock()
 		return nil, nil, err
 	}
+	snap.Rebase(q.base)
 	if e.held != nil {
 		e.held.Close()
 	}
@@ -211,6 +220,9 @@ var argHelp = map[string]string{
 type pageArgs struct {
 	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the page before"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"1 to 50 (default 10)"`
+	// BudgetTokens caps the answer's size (query.FitCount): the page
+	// ends early, truncated, where the next item would not fit.
+	BudgetTokens int `json:"budget_tokens,omitempty" jsonschema:"cap on the answer's tokens"`
 }
 
 // page is one page of a list: the list shape of SPEC §4.0 with the
@@ -220,6 +232,9 @@ type page[T any] struct {
 	Total         int    `json:"total"`
 	Items         []T    `json:"items"`
 	NextCursor    string `json:"next_cursor,omitempty"`
+	// Truncated: the page holds fewer items than asked, to fit
+	// budget_tokens; next_cursor goes on from the first left out.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 const (
@@ -235,6 +250,9 @@ func (p pageArgs) window() (offset, size int, err error) {
 	}
 	if size < 1 || size > maxPage {
 		return 0, 0, fmt.Errorf("limit is %d: give 1 to %d items per page, and a cursor for the next", p.Limit, maxPage)
+	}
+	if _, err := query.CheckBudget(p.BudgetTokens); err != nil {
+		return 0, 0, err
 	}
 	if p.Cursor == "" {
 		return 0, size, nil
@@ -260,10 +278,21 @@ func paginate[T, C any](snap *query.Snapshot, all []T, p pageArgs, card func(T) 
 	for i := offset; i < len(all) && i < offset+size; i++ {
 		out.Items = append(out.Items, card(all[i]))
 	}
-	if offset+size < len(all) {
-		out.NextCursor = base64.RawURLEncoding.EncodeToString([]byte("offset:" + strconv.Itoa(offset+size)))
+	budget, _ := query.CheckBudget(p.BudgetTokens)
+	k := query.FitCount(len(out.Items), budget, func(k int) int { return countJSON(out.upTo(offset, k)) })
+	return out.upTo(offset, k), nil
+}
+
+// upTo is the page holding its first k items, with the cursor of the
+// item after them and truncated when it held more.
+func (p page[C]) upTo(offset, k int) page[C] {
+	p.Truncated = k < len(p.Items)
+	p.Items = p.Items[:k]
+	p.NextCursor = ""
+	if offset+k < p.Total {
+		p.NextCursor = base64.RawURLEncoding.EncodeToString([]byte("offset:" + strconv.Itoa(offset+k)))
 	}
-	return out, nil
+	return p
 }
 
 func same[T any](t T) T { return t }

@@ -35,6 +35,9 @@ func TestMCPBadCalls(t *testing.T) {
 		{"bad format", "bootstrap", map[string]any{"format": "html"}, "give md or json"},
 		{"bad depth", "get_causal_path", map[string]any{"from": "a", "to": "b", "max_depth": 99}, "give 1 to 10 edges"},
 		{"bad type", "search", map[string]any{"query": "x", "type": "page"}, "give episode, pattern or note"},
+		{"negative budget", "search", map[string]any{"query": "x", "budget_tokens": -1}, "budget_tokens is -1: give the most tokens"},
+		{"negative budget of a list", "get_pending_threads", map[string]any{"budget_tokens": -500}, "budget_tokens is -500"},
+		{"wrong type of budget", "query_episodes", map[string]any{"budget_tokens": "lots"}, "budget_tokens"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := callTool(t, cs, c.tool, c.args)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/search"
 	"github.com/engramhq/engram/indexer/tokens"
 )
 
@@ -95,18 +96,24 @@ func newPatternCard(p export.PatternSummary) patternCard {
 	return c
 }
 
-// episodeItem is an episode in a list.
+// episodeItem is an episode in a list: its task as a search hit shows
+// it, a headline and the rest in a snippet (search.TaskBrief).
 type episodeItem struct {
-	ID      string  `json:"id"`
-	Date    string  `json:"date"`
-	Outcome string  `json:"outcome"`
-	Task    string  `json:"task,omitempty"`
-	Score   float64 `json:"score"`
-	URL     string  `json:"url"`
+	ID       string  `json:"id"`
+	Date     string  `json:"date"`
+	Outcome  string  `json:"outcome"`
+	Headline string  `json:"headline,omitempty"`
+	Snippet  string  `json:"snippet,omitempty"`
+	Score    float64 `json:"score"`
+	URL      string  `json:"url"`
 }
 
 func newEpisodeItem(e export.EpisodeSummary) episodeItem {
-	return episodeItem{ID: e.ID, Date: e.Date, Outcome: e.Outcome, Task: cut(e.Task, 120), Score: e.Score, URL: e.JSONURL}
+	head, snip := search.TaskBrief(e.Task, e.ID)
+	if head == e.ID {
+		head = "" // no task: the id says it
+	}
+	return episodeItem{ID: e.ID, Date: e.Date, Outcome: e.Outcome, Headline: head, Snippet: snip, Score: e.Score, URL: e.JSONURL}
 }
 
 // episodeCard is one episode in under episodeBudget tokens: its summary

@@ -69,6 +69,11 @@ func (e *mcpEngine) decisions(ctx context.Context, a decisionsArgs) (decisionsPa
 	if err != nil {
 		return decisionsPage{}, err
 	}
-	p, err := paginate(snap, d.Items, a.pageArgs, newDecisionCard)
+	pa := a.pageArgs
+	if pa.BudgetTokens > 0 { // the page's budget is what the episode and outcome leave
+		head := countJSON(struct{ Episode, Outcome string }{d.Episode, d.Outcome})
+		pa.BudgetTokens = max(pa.BudgetTokens-head, 1)
+	}
+	p, err := paginate(snap, d.Items, pa, newDecisionCard)
 	return decisionsPage{Episode: d.Episode, Outcome: d.Outcome, page: p}, err
 }

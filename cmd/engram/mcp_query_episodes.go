@@ -15,7 +15,7 @@ type episodesArgs struct {
 	Outcome string `json:"outcome,omitempty" jsonschema:"success, partial or failure"`
 	Since   string `json:"since,omitempty" jsonschema:"7d, 36h, 2w or a date"`
 	Tag     string `json:"tag,omitempty"`
-	Task    string `json:"task,omitempty" jsonschema:"words of the task"`
+	Task    string `json:"task,omitempty" jsonschema:"every word of it, any order"`
 	pageArgs
 }
 

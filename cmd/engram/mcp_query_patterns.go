@@ -3,18 +3,17 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/engramhq/engram/indexer"
-	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/query"
 )
 
 type patternsArgs struct {
 	MinSuccess     *float64 `json:"min_success,omitempty" jsonschema:"lowest success_rate, 0 to 1 (default 0.7)"`
 	MinOccurrences *int     `json:"min_occurrences,omitempty" jsonschema:"fewest occurrences (default 3)"`
-	Trigger        string   `json:"trigger,omitempty" jsonschema:"only patterns whose trigger contains this text"`
+	Trigger        string   `json:"trigger,omitempty" jsonschema:"only patterns whose trigger has every word of this text"`
 	pageArgs
 }
 
@@ -46,16 +45,6 @@ func (e *mcpEngine) patterns(ctx context.Context, a patternsArgs) (page[patternC
 		return page[patternCard]{}, err
 	}
 	defer done()
-	best := snap.BestPatterns(minSuccess, minOcc)
-	if a.Trigger != "" {
-		want := strings.ToLower(a.Trigger)
-		kept := []export.PatternSummary{}
-		for _, p := range best {
-			if strings.Contains(strings.ToLower(p.Trigger), want) {
-				kept = append(kept, p)
-			}
-		}
-		best = kept
-	}
+	best := query.WithTrigger(snap.BestPatterns(minSuccess, minOcc), a.Trigger)
 	return paginate(snap, best, a.pageArgs, newPatternCard)
 }

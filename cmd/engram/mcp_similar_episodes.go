@@ -39,7 +39,7 @@ func (e *mcpEngine) similar(ctx context.Context, a similarArgs) (page[query.Sear
 	if err != nil {
 		return page[query.SearchItem]{}, err
 	}
-	snap, done, err := e.snapshot(ctx, indexer.PartSimilar)
+	snap, done, err := e.snapshot(ctx, indexer.PartSimilar|indexer.PartSearch)
 	if err != nil {
 		return page[query.SearchItem]{}, err
 	}
@@ -50,6 +50,9 @@ func (e *mcpEngine) similar(ctx context.Context, a similarArgs) (page[query.Sear
 		items, err = snap.SimilarToEpisode(a.Episode, limit)
 	} else {
 		items, err = snap.SimilarToText(a.Text, limit)
+	}
+	if err == nil {
+		err = snap.Describe(items)
 	}
 	if err != nil {
 		return page[query.SearchItem]{}, err

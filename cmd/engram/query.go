@@ -22,6 +22,9 @@ import (
 type queryFlags struct {
 	repo, now string
 	json      bool
+	// base makes the answers' site paths absolute (engram mcp
+	// --base-url; query.Snapshot.Rebase).
+	base string
 }
 
 func newQueryFlags(name string) (*flag.FlagSet, *queryFlags) {
@@ -107,7 +110,7 @@ func cmdEpisodes(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	outcome := fs.String("outcome", "", note.OutcomeList)
 	since := fs.String("since", "", "dated at or after: a duration back from the reference time (7d, 36h, 2w) or a date")
 	tag := fs.String("tag", "", "with this tag")
-	task := fs.String("task", "", "whose task contains this text")
+	task := fs.String("task", "", "whose task has every word of this text, in any order")
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
 	}

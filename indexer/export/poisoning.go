@@ -34,6 +34,13 @@ type Poisoning struct {
 	InComment bool `json:"in_comment,omitempty"`
 }
 
+// Withheld is the marker that stands, in an answer to an agent, for a
+// text flagged for memory poisoning: it says the text was withheld and
+// why, and that the note's page shows it to people.
+func Withheld(p Poisoning) string {
+	return "[withheld: flagged for memory poisoning, it asks an agent " + p.Why + "; the note's page shows it to people]"
+}
+
 // poisoning is what note i is flagged for, nil when nothing.
 func (x *exporter) poisoning(i int) []Poisoning {
 	if i >= len(x.in.Poisoning) {

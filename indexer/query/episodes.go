@@ -16,13 +16,13 @@ type EpisodeFilter struct {
 	Outcome string    // success, partial or failure
 	Since   time.Time // dated at or after
 	Tag     string    // has this tag, ignoring case
-	Task    string    // task contains this text, ignoring case
+	Task    string    // task has every word of this text (words.go)
 }
 
 // FindEpisodes returns the episode summaries that pass f, newest first.
 func (s *Snapshot) FindEpisodes(f EpisodeFilter) []export.EpisodeSummary {
 	out := []export.EpisodeSummary{}
-	task := strings.ToLower(f.Task)
+	task := newWordFilter(f.Task)
 	for _, e := range s.Episodes {
 		if f.Outcome != "" && !strings.EqualFold(e.Outcome, f.Outcome) {
 			continue
@@ -36,7 +36,7 @@ func (s *Snapshot) FindEpisodes(f EpisodeFilter) []export.EpisodeSummary {
 		if f.Tag != "" && !hasTag(e.Tags, f.Tag) {
 			continue
 		}
-		if task != "" && !strings.Contains(strings.ToLower(e.Task), task) {
+		if !task.match(e.Task) {
 			continue
 		}
 		out = append(out, e.EpisodeSummary)

@@ -71,3 +71,19 @@ func (s *Snapshot) Pattern(id string) (*export.PatternSummary, error) {
 	}
 	return nil, &NotFoundError{What: "pattern", Name: id, Suggestions: suggest(id, names)}
 }
+
+// WithTrigger keeps the patterns whose trigger has every word of trigger
+// (words.go), in their order; an empty trigger keeps them all.
+func WithTrigger(ps []export.PatternSummary, trigger string) []export.PatternSummary {
+	f := newWordFilter(trigger)
+	if f.empty() {
+		return ps
+	}
+	kept := []export.PatternSummary{}
+	for _, p := range ps {
+		if f.match(p.Trigger) {
+			kept = append(kept, p)
+		}
+	}
+	return kept
+}

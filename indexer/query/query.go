@@ -42,6 +42,8 @@ type Snapshot struct {
 	// Pending are the thread and session notes no episode derives from
 	// yet (pending.json), by id.
 	Pending []export.PendingItem
+	// base is what site paths are made absolute under (Rebase).
+	base string
 }
 
 // Close releases the search index.

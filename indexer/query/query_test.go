@@ -64,7 +64,14 @@ func TestFindEpisodes(t *testing.T) {
 		{"all, newest first", EpisodeFilter{}, []string{"EP-3", "EP-2", "EP-1"}},
 		{"outcome", EpisodeFilter{Outcome: "FAILURE"}, []string{"EP-3"}},
 		{"tag ignores case and #", EpisodeFilter{Tag: "payouts"}, []string{"EP-3", "EP-2"}},
-		{"task substring", EpisodeFilter{Task: "BACKOFF"}, []string{"EP-2"}},
+		{"task word, any case", EpisodeFilter{Task: "BACKOFF"}, []string{"EP-2"}},
+		// Words, not a substring (issue 32): every word, in any order,
+		// with any ending; never a piece of a word.
+		{"task words in any order", EpisodeFilter{Task: "payouts retry"}, []string{"EP-3"}},
+		{"task words with other endings", EpisodeFilter{Task: "retries payout"}, []string{"EP-3"}},
+		{"task needs every word", EpisodeFilter{Task: "retry ledger"}, []string{}},
+		{"task word inside a word is no match", EpisodeFilter{Task: "edge"}, []string{}},
+		{"task of stop words only: the text", EpisodeFilter{Task: "A"}, []string{"EP-3", "EP-2"}},
 		{"since 7d from the reference time", EpisodeFilter{Since: since}, []string{"EP-3", "EP-2"}},
 		{"nothing", EpisodeFilter{Tag: "nope"}, []string{}},
 	}

@@ -19,10 +19,13 @@ type SearchItem struct {
 	Type  string  `json:"type"`
 	Score float64 `json:"score"`
 	URL   string  `json:"url"`
-	// Headline and Outcome of a similar episode (SimilarToEpisode,
-	// SimilarToText), so that judging a list costs no fetches.
+	// Headline, Outcome, Date (the day) and Snippet of the note
+	// (search.Brief), so that judging a list costs no fetches; text
+	// flagged for memory poisoning is withheld from them.
 	Headline string `json:"headline,omitempty"`
 	Outcome  string `json:"outcome,omitempty"`
+	Date     string `json:"date,omitempty"`
+	Snippet  string `json:"snippet,omitempty"`
 	// Via is the hit a causal-graph neighbour was added for (--expand).
 	Via string `json:"via,omitempty"`
 }
@@ -49,7 +52,7 @@ func (s *Snapshot) Search(q, typ string, limit int, expand bool) ([]SearchItem, 
 	}
 	items := make([]SearchItem, 0, len(hits))
 	for _, h := range hits {
-		items = append(items, SearchItem{ID: h.ID, Type: h.Type, Score: h.Score, URL: h.URL})
+		items = append(items, withBrief(SearchItem{ID: h.ID, Type: h.Type, Score: h.Score, URL: h.URL}, h.Brief))
 	}
 	if expand {
 		if items, err = s.expand(items); err != nil {
@@ -57,7 +60,7 @@ func (s *Snapshot) Search(q, typ string, limit int, expand bool) ([]SearchItem, 
 		}
 	}
 	for i := range items {
-		items[i].Score = round4(items[i].Score)
+		items[i].Score, items[i].URL = round4(items[i].Score), s.abs(items[i].URL)
 	}
 	return items, nil
 }
@@ -136,6 +139,9 @@ func (s *Snapshot) describe(items []SearchItem) error {
 		episode, part, isPart := strings.Cut(it.ID, "#")
 		doc := docs[episode]
 		it.Type, it.URL = doc.Type, doc.URL
+		if !isPart {
+			*it = withBrief(*it, doc.Brief)
+		}
 		if isPart {
 			it.Type = s.nodeType(it.ID)
 			if it.Type == causal.TypeDecision {
@@ -171,7 +177,7 @@ func (s *Snapshot) SimilarToEpisode(name string, limit int) ([]SearchItem, error
 	for i, id := range ids {
 		if causal.Key(id) == k || slugOf(s.Similar.URLs[i]) == k {
 			ms, _ := s.Similar.Episode(id, limit)
-			return matches(ms), nil
+			return s.matches(ms), nil
 		}
 	}
 	return nil, &NotFoundError{What: "episode", Name: name, Suggestions: suggest(name, ids)}
@@ -182,15 +188,44 @@ func (s *Snapshot) SimilarToText(text string, limit int) ([]SearchItem, error) {
 	if s.Similar == nil {
 		return nil, errors.New("no similarity model in the snapshot")
 	}
-	return matches(s.Similar.Text(text, limit)), nil
+	return s.matches(s.Similar.Text(text, limit)), nil
 }
 
-func matches(ms []search.Match) []SearchItem {
+func (s *Snapshot) matches(ms []search.Match) []SearchItem {
 	out := make([]SearchItem, 0, len(ms))
 	for _, m := range ms {
-		out = append(out, SearchItem{ID: m.ID, Type: causal.TypeEpisode, Score: m.Score, URL: m.URL, Headline: m.Headline, Outcome: m.Outcome})
+		out = append(out, SearchItem{ID: m.ID, Type: causal.TypeEpisode, Score: m.Score, URL: s.abs(m.URL), Headline: m.Headline, Outcome: m.Outcome})
 	}
 	return out
+}
+
+func withBrief(it SearchItem, b search.Brief) SearchItem {
+	it.Headline, it.Outcome, it.Date, it.Snippet = b.Headline, b.Outcome, b.Date, b.Snippet
+	return it
+}
+
+// Describe gives similar episodes (SimilarToEpisode, SimilarToText)
+// their Brief from the search index, when the snapshot has it open: the
+// similarity model knows only each episode's headline and outcome, and
+// withholds nothing.
+func (s *Snapshot) Describe(items []SearchItem) error {
+	if s.Index == nil {
+		return errNoIndex
+	}
+	ids := make([]string, len(items))
+	for i, it := range items {
+		ids[i] = it.ID
+	}
+	docs, err := s.Index.Lookup(ids)
+	if err != nil {
+		return err
+	}
+	for i := range items {
+		if doc, ok := docs[items[i].ID]; ok {
+			items[i] = withBrief(items[i], doc.Brief)
+		}
+	}
+	return nil
 }
 
 func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }

@@ -17,9 +17,7 @@ import (
 
 // withheld is the marker that stands for a field flagged for memory
 // poisoning.
-func withheld(p export.Poisoning) string {
-	return "[withheld: flagged for memory poisoning, it asks an agent " + p.Why + "; the note's page shows it to people]"
-}
+func withheld(p export.Poisoning) string { return export.Withheld(p) }
 
 // titlePoisoned reports whether a note's title is flagged text.
 func titlePoisoned(ps []export.Poisoning) bool {

@@ -32,6 +32,9 @@ type Doc struct {
 	// Flags are graph health's flags of an episode ("fixture", "empty"):
 	// a flagged episode is never offered as similar.
 	Flags []string
+	// Poisoning are the note's texts flagged for memory poisoning: what a
+	// hit shows an agent (brief) withholds them.
+	Poisoning []export.Poisoning
 }
 
 // Kinds of document, as `engram search --type` names them.
@@ -91,7 +94,7 @@ func episodeDoc(e *export.Episode) Doc {
 	return Doc{
 		ID: e.ID, Type: "episode", Title: e.Title, Headline: export.EpisodeHeadline(e.Task, e.ID), Summary: summary(e.Context, e.Sections), Task: e.Task, Body: body.String(), Lessons: lessons,
 		Outcome: e.Outcome, URL: e.URL, Tags: e.Tags, Date: parseTime(e.Date),
-		Similar: similar.String(), Flags: e.Flags,
+		Similar: similar.String(), Flags: e.Flags, Poisoning: e.Poisoning,
 	}
 }
 
@@ -99,7 +102,7 @@ func patternDoc(p *export.Pattern) Doc {
 	var task, body text
 	task.add(p.Trigger, p.Action)
 	body.sections(p.Sections)
-	d := Doc{ID: p.ID, Type: p.Type, Title: p.Title, Headline: export.PatternHeadline(p.Trigger, p.Action, p.ID), Summary: summary("", p.Sections), Task: task.String(), Body: body.String(), URL: p.URL, Tags: p.Tags}
+	d := Doc{ID: p.ID, Type: p.Type, Title: p.Title, Headline: export.PatternHeadline(p.Trigger, p.Action, p.ID), Summary: summary("", p.Sections), Task: task.String(), Body: body.String(), URL: p.URL, Tags: p.Tags, Poisoning: p.Poisoning}
 	if p.Source != nil {
 		d.Date = parseTime(p.Source.Created)
 	}
@@ -110,7 +113,7 @@ func noteDoc(n *export.Note) Doc {
 	var body text
 	body.sections(n.Sections)
 	body.observations(n.Observations)
-	return Doc{ID: n.ID, Type: n.Type, Title: n.Title, Headline: export.NoteHeadline(n.Title, n.ID), Summary: summary("", n.Sections), Body: body.String(), URL: n.URL, Tags: n.Tags, Date: parseTime(n.Source.Created)}
+	return Doc{ID: n.ID, Type: n.Type, Title: n.Title, Headline: export.NoteHeadline(n.Title, n.ID), Summary: summary("", n.Sections), Body: body.String(), URL: n.URL, Tags: n.Tags, Date: parseTime(n.Source.Created), Poisoning: n.Poisoning}
 }
 
 // summary is the start of a note's prose: its context, else its first

@@ -26,9 +26,11 @@ import (
 //	tags     text      keyword   no      exact tags (lower case)
 //	type     text      keyword   yes     the hit's type
 //	kind     text      keyword   no      --type: episode, pattern, note
-//	outcome  text      keyword   no      exact outcome
+//	outcome  text      keyword   yes     exact outcome; the hit's
 //	date     datetime            no      created
 //	url      text      -         yes     the hit's page (not indexed)
+//	headline, snippet, day
+//	         text      -         yes     the hit's Brief (not indexed)
 //
 // Scoring is bleve's BM25. Text fields keep no term vectors (no phrase
 // queries, no highlighting: hits are ids) and no doc values (no sorting
@@ -46,6 +48,10 @@ type flat struct {
 	Outcome string    `json:"outcome"`
 	Date    time.Time `json:"date"`
 	URL     string    `json:"url"`
+	// Headline, Snippet and Day are the hit's Brief, stored only.
+	Headline string `json:"headline"`
+	Snippet  string `json:"snippet"`
+	Day      string `json:"day"`
 }
 
 func newMapping() mapping.IndexMapping {
@@ -61,8 +67,11 @@ func newMapping() mapping.IndexMapping {
 	}
 	date := mapping.NewDateTimeFieldMapping()
 	date.Store, date.IncludeInAll, date.DocValues = false, false, false
-	url := mapping.NewTextFieldMapping()
-	url.Analyzer, url.Index, url.IncludeTermVectors, url.IncludeInAll, url.DocValues = keyword.Name, false, false, false, false
+	stored := func() *mapping.FieldMapping {
+		f := mapping.NewTextFieldMapping()
+		f.Analyzer, f.Index, f.IncludeTermVectors, f.IncludeInAll, f.DocValues = keyword.Name, false, false, false, false
+		return f
+	}
 
 	doc := mapping.NewDocumentStaticMapping()
 	for _, f := range textFields {
@@ -71,9 +80,11 @@ func newMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt("tags", kw(false))
 	doc.AddFieldMappingsAt("type", kw(true))
 	doc.AddFieldMappingsAt("kind", kw(false))
-	doc.AddFieldMappingsAt("outcome", kw(false))
+	doc.AddFieldMappingsAt("outcome", kw(true))
 	doc.AddFieldMappingsAt("date", date)
-	doc.AddFieldMappingsAt("url", url)
+	for _, f := range storedFields {
+		doc.AddFieldMappingsAt(f, stored())
+	}
 
 	m := mapping.NewIndexMapping()
 	m.DefaultMapping = doc
@@ -139,9 +150,13 @@ func write(path, scratch string, docs []Doc) error {
 	return b.Close()
 }
 
+// storedFields are the fields stored only, for the hits.
+var storedFields = []string{"url", "headline", "snippet", "day"}
+
 func toFlat(d Doc) flat {
+	b := brief(d)
 	f := flat{Title: d.Title, Task: d.Task, Lessons: d.Lessons, Body: d.Body, Type: d.Type, Kind: kind(d.Type),
-		Outcome: d.Outcome, Date: d.Date, URL: d.URL}
+		Outcome: d.Outcome, Date: d.Date, URL: d.URL, Headline: b.Headline, Snippet: b.Snippet, Day: b.Date}
 	for _, t := range d.Tags {
 		f.Tags = append(f.Tags, lowerTag(t))
 	}

@@ -53,6 +53,7 @@ type Hit struct {
 	Type  string  `json:"type"`
 	Score float64 `json:"score"`
 	URL   string  `json:"url"`
+	Brief
 }
 
 // Search returns the best limit documents for the query, of kind typ
@@ -77,7 +78,7 @@ func (x *Index) Search(q, typ string, limit int) ([]Hit, error) {
 		bq = b
 	}
 	req := bleve.NewSearchRequestOptions(bq, limit, 0, false)
-	req.Fields = []string{"type", "url"}
+	req.Fields = hitFields
 	req.SortBy([]string{"-_score", "_id"})
 	res, err := x.idx.Search(req)
 	if err != nil {
@@ -191,7 +192,7 @@ func (x *Index) Lookup(ids []string) (map[string]Hit, error) {
 		return out, nil
 	}
 	req := bleve.NewSearchRequestOptions(query.NewDocIDQuery(ids), len(ids), 0, false)
-	req.Fields = []string{"type", "url"}
+	req.Fields = hitFields
 	res, err := x.idx.Search(req)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -202,8 +203,11 @@ func (x *Index) Lookup(ids []string) (map[string]Hit, error) {
 	return out, nil
 }
 
+// hitFields are the stored fields a hit is made of.
+var hitFields = []string{"type", "url", "outcome", "headline", "snippet", "day"}
+
 func hit(id string, score float64, fields map[string]any) Hit {
-	typ, _ := fields["type"].(string)
-	url, _ := fields["url"].(string)
-	return Hit{ID: id, Type: typ, Score: score, URL: url}
+	str := func(name string) string { s, _ := fields[name].(string); return s }
+	return Hit{ID: id, Type: str("type"), Score: score, URL: str("url"),
+		Brief: Brief{Headline: str("headline"), Outcome: str("outcome"), Date: str("day"), Snippet: str("snippet")}}
 }
