@@ -122,6 +122,9 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 		return r, cmp.Or(interrupted(ctx), err)
 	}
 	r.Parses = in.parses.reuse
+	// The parse store's next file, written by load, is kept only by a
+	// published build (endPages renames it); otherwise it goes here.
+	defer in.parses.discard()
 	r.Commit, r.RefTime, r.BaseURL = in.Export.Commit, in.Export.ReferenceTime, in.BaseURL
 	r.Diagnostics = in.Diagnostics
 	r.Counts = in.Counts
@@ -164,7 +167,7 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	outScan := in.Secrets.Scanner.Output(in.Secrets.Found)
 	outKey := outScan.Key()
 	var pageCache site.PageCache
-	store, err := openPages(opt)
+	store, err := openPages(opt, in.parses.next)
 	if err != nil {
 		r.Pages.Err = err
 	} else {
@@ -192,7 +195,6 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 		return scanOutput(ctx, outScan, dir, done.Reused, sums, store)
 	})
 	if store != nil {
-		store.parsed = in.parses.next
 		var perr error
 		r.Pages, perr = endPages(store, err)
 		if err != nil {

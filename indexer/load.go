@@ -54,7 +54,7 @@ func Load(ctx context.Context, opt Options) (*Loaded, error) {
 
 // load is Load, timing each stage on clock; with stored, it parses only
 // the notes the parse store does not hold, and makes what it will keep.
-func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (*Loaded, error) {
+func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *Loaded, err error) {
 	opt = opt.withDefaults()
 	clock.start("source")
 	repo, diags, err := source.Open(opt.Repo)
@@ -87,6 +87,11 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (*Loa
 	var pc *parseCache
 	if stored {
 		pc = openParseCache(opt, roots)
+		defer func() {
+			if err != nil {
+				pc.discard() // what keep wrote: no build publishes it
+			}
+		}()
 	}
 	notes, files, pdiags, err := parseAll(ctx, repo, roots, pc)
 	if err != nil {

@@ -126,9 +126,10 @@ type pageStore struct {
 	// scanKnown counts the files the output's scan left out: their bytes
 	// passed it in the output last published.
 	scanKnown int
-	// parsed is the parse store's next file (parsecache.go), written
-	// with the index of a published build; nil keeps the one there.
-	parsed []byte
+	// parsed is the parse store's next file (parsecache.go), renamed
+	// to the store's with the index of a published build; "" keeps the
+	// one there.
+	parsed string
 }
 
 // pagesDir is the page store of the repository opt.Repo.
@@ -144,7 +145,11 @@ func pagesDir(opt Options) (string, error) {
 // clearing what a killed build left (recover). A store that another
 // build is using, or that cannot be read, is not used: the build renders
 // every page (and says why in PageReuse.Err).
-func openPages(opt Options) (*pageStore, error) {
+//
+// parsed is the parse store's next file that this build wrote before
+// it opened the store (parsecache.go): kept with a published output,
+// and not taken for what a killed build left.
+func openPages(opt Options, parsed ...string) (*pageStore, error) {
 	dir, err := pagesDir(opt)
 	if err != nil {
 		return nil, err
@@ -160,6 +165,9 @@ func openPages(opt Options) (*pageStore, error) {
 		return nil, fmt.Errorf("the page store %s is in use by another build: every page is rendered", dir)
 	}
 	s := &pageStore{dir: dir, lock: lock, used: map[site.PageKey]pageEntry{}}
+	if len(parsed) > 0 {
+		s.parsed = parsed[0]
+	}
 	if err := s.recover(); err != nil {
 		s.close()
 		return nil, fmt.Errorf("the page store %s: %w", dir, err)
@@ -185,7 +193,7 @@ func (s *pageStore) recover() error {
 	if s.name == "" {
 		s.name = "pages-1.pack"
 	}
-	if err := removeExcept(s.dir, s.name); err != nil {
+	if err := removeExcept(s.dir, s.name, filepath.Base(s.parsed)); err != nil {
 		return err
 	}
 	if s.pack, err = os.OpenFile(filepath.Join(s.dir, s.name), os.O_CREATE|os.O_RDWR, 0o644); err != nil {
@@ -204,12 +212,13 @@ func (s *pageStore) recover() error {
 }
 
 // removeExcept removes the packs but keep, and the temporary files of an
-// index rename that did not happen.
-func removeExcept(dir, keep string) error {
+// index rename that did not happen (or a parse store's file that a
+// killed build wrote) but temp.
+func removeExcept(dir, keep, temp string) error {
 	packs, _ := filepath.Glob(filepath.Join(dir, "pages-*.pack"))
 	temps, _ := filepath.Glob(filepath.Join(dir, ".engram-write-*"))
 	for _, p := range append(packs, temps...) {
-		if filepath.Base(p) == keep {
+		if filepath.Base(p) == keep || filepath.Base(p) == temp {
 			continue
 		}
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -292,7 +301,7 @@ func (s *pageStore) commit() (PageReuse, error) {
 	if s.broken != nil {
 		return r, errors.Join(s.broken, s.keep(s.reusedEntries()), s.writeScanned())
 	}
-	return r, errors.Join(s.keep(s.used), s.writeScanned(), s.writeParsed())
+	return r, errors.Join(s.keep(s.used), s.writeScanned(), s.keepParsed())
 }
 
 // reusedEntries are the pages this build took from the store, as the
@@ -347,7 +356,7 @@ func (s *pageStore) keep(entries map[site.PageKey]pageEntry) error {
 		return fmt.Errorf("keep the pages: %w", err)
 	}
 	// The pack compaction replaced, with the pages no build names.
-	return removeExcept(s.dir, name)
+	return removeExcept(s.dir, name, filepath.Base(s.parsed))
 }
 
 // zero overwrites with zeros the bytes of the pages the index names and

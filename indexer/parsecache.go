@@ -1,15 +1,18 @@
 package indexer
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -26,8 +29,16 @@ import (
 // build parses only the notes whose key it does not hold: per-note work
 // once per note content (issue 30, decision 2).
 //
-//	magic, the parser's key, the SHA-256 of the rest, then chunks:
-//	each its length and a gob stream of up to parsedChunk entries
+//	magic, the parser's key, then chunks (each its length and a gob
+//	stream of up to parsedChunk entries), then the SHA-256 of all
+//	that comes before it
+//
+// The file is written as it is encoded, beside the store's (a temporary
+// file, as the page store's pack grows during a build), and takes the
+// store's name only once the output is published; a build refused,
+// failed or killed leaves it to be removed. Neither writing nor reading
+// it holds more than a few chunks' bytes at once (at 100,000 notes the
+// file is 140 MB).
 //
 // The parser's key is the binary's (site.BinaryID: any change of code
 // changes it) and the folders that say what a note is (engram.toml
@@ -73,11 +84,15 @@ type parseCache struct {
 	key [sha256.Size]byte
 	old map[[sha256.Size]byte]*parsedEntry
 
+	dir string // the store's folder; "" when there is none
+
 	mu    sync.Mutex // guards what parseAll's goroutines record
 	sums  map[string][sha256.Size]byte
 	diags map[string][]note.Diagnostic
 	reuse ParseReuse
-	next  []byte // the file to write when the build is published
+	// next is the temporary file that becomes the store's file when the
+	// build is published; "" when there is none.
+	next string
 }
 
 // parseKey is the key of the parser: the binary and the roots.
@@ -118,12 +133,14 @@ func openParseCache(opt Options, roots parse.Roots) *parseCache {
 	if err != nil {
 		return pc
 	}
-	data, err := os.ReadFile(filepath.Join(dir, parsedFile))
+	pc.dir = dir
+	f, err := os.Open(filepath.Join(dir, parsedFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return pc
 	}
 	if err == nil {
-		pc.old, err = decodeParsed(data, pc.key)
+		pc.old, err = decodeParsed(f, pc.key)
+		f.Close()
 	}
 	if err != nil {
 		pc.reuse.Reset = err
@@ -132,37 +149,56 @@ func openParseCache(opt Options, roots parse.Roots) *parseCache {
 	return pc
 }
 
-// errParsedKey is a parse store written by another binary or for other
-// roots: not an error, and not a reason to say anything.
-var errParsedKey = errors.New("written by another engram or for other folders")
-
-// decodeParsed reads the entries of a parse store's file.
-func decodeParsed(data []byte, key [sha256.Size]byte) (map[[sha256.Size]byte]*parsedEntry, error) {
-	rest, ok := bytes.CutPrefix(data, []byte(parsedMagic))
-	if !ok || len(rest) < 2*sha256.Size {
+// decodeParsed reads the entries of a parse store's file; none, and no
+// error, for another parser's.
+func decodeParsed(f *os.File, key [sha256.Size]byte) (map[[sha256.Size]byte]*parsedEntry, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	head := int64(len(parsedMagic) + sha256.Size)
+	if st.Size() < head+sha256.Size {
 		return nil, errors.New("it is not a parse store, or is cut short")
 	}
-	if !bytes.Equal(rest[:sha256.Size], key[:]) {
+	h := sha256.New()
+	r := bufio.NewReader(io.TeeReader(io.LimitReader(f, st.Size()-sha256.Size), h))
+	first := make([]byte, head)
+	if _, err := io.ReadFull(r, first); err != nil {
+		return nil, err
+	}
+	if !bytes.HasPrefix(first, []byte(parsedMagic)) {
+		return nil, errors.New("it is not a parse store")
+	}
+	if !bytes.Equal(first[len(parsedMagic):], key[:]) {
 		return nil, nil // another binary's: unused, and nothing to say
 	}
-	rest = rest[sha256.Size:]
-	if sha256.Sum256(rest[sha256.Size:]) != [sha256.Size]byte(rest[:sha256.Size]) {
-		return nil, errors.New("its bytes fail their SHA-256: damaged or cut short")
-	}
 	old := map[[sha256.Size]byte]*parsedEntry{}
-	for rest = rest[sha256.Size:]; len(rest) > 0; {
-		if len(rest) < 8 || binary.BigEndian.Uint64(rest) > uint64(len(rest)-8) {
-			return nil, errors.New("a chunk runs past its end")
+	left := st.Size() - sha256.Size - head
+	var n [8]byte
+	for left > 0 {
+		if _, err := io.ReadFull(r, n[:]); err != nil || binary.BigEndian.Uint64(n[:]) > uint64(left-8) {
+			return nil, errors.New("a chunk runs past its end: damaged or cut short")
 		}
-		n := binary.BigEndian.Uint64(rest)
+		size := int64(binary.BigEndian.Uint64(n[:]))
 		var chunk []parsedEntry
-		if err := gob.NewDecoder(bytes.NewReader(rest[8 : 8+n])).Decode(&chunk); err != nil {
-			return nil, fmt.Errorf("a chunk does not decode: %w", err)
+		lr := io.LimitReader(r, size)
+		if err := gob.NewDecoder(lr).Decode(&chunk); err != nil {
+			return nil, fmt.Errorf("a chunk does not decode (damaged): %w", err)
+		}
+		if _, err := io.Copy(io.Discard, lr); err != nil {
+			return nil, err
 		}
 		for i := range chunk {
 			old[chunk[i].Sum] = &chunk[i]
 		}
-		rest = rest[8+n:]
+		left -= 8 + size
+	}
+	sum := make([]byte, sha256.Size)
+	if _, err := f.ReadAt(sum, st.Size()-sha256.Size); err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(sum, h.Sum(nil)) {
+		return nil, errors.New("its bytes fail their SHA-256: damaged")
 	}
 	return old, nil
 }
@@ -195,10 +231,14 @@ func (pc *parseCache) record(path string, sum [sha256.Size]byte, diags []note.Di
 	pc.diags[path] = diags
 }
 
-// keep makes the next store's file from the notes a build publishes, as
-// parsing gave them: call it before anything changes them. A private
+// keep writes the next store's file from the notes a build publishes,
+// as parsing gave them: call it before anything changes them. A private
 // note is never kept; nor is one gob does not give back as it went in.
+// What keeps it from being written is said in reuse.Err.
 func (pc *parseCache) keep(notes []note.Note) {
+	if pc.dir == "" {
+		return
+	}
 	var entries []parsedEntry
 	for _, n := range notes {
 		sum, ok := pc.sums[n.Path]
@@ -207,33 +247,68 @@ func (pc *parseCache) keep(notes []note.Note) {
 		}
 		entries = append(entries, parsedEntry{Sum: sum, Note: n, Diags: pc.diags[n.Path]})
 	}
-	// The chunks are encoded (and checked) at once, on every core.
-	chunks := make([][]byte, (len(entries)+parsedChunk-1)/parsedChunk)
-	var g errgroup.Group
-	for i := range chunks {
-		g.Go(func() (err error) {
-			chunks[i], err = roundTrip(entries[i*parsedChunk : min((i+1)*parsedChunk, len(entries))])
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
+	next, err := writeParsed(pc.dir, pc.key, entries)
+	if err != nil {
 		pc.reuse.Err = fmt.Errorf("the parse store cannot keep the notes: %w", err)
 		return
 	}
-	size := len(parsedMagic) + 2*sha256.Size
-	for _, c := range chunks {
-		size += 8 + len(c)
+	pc.next = next
+}
+
+// writeParsed writes entries as a parse store's file, in a temporary
+// file in dir whose name it returns. Chunks are encoded (and checked)
+// on every core, a few at a time, and written in order as they come.
+func writeParsed(dir string, key [sha256.Size]byte, entries []parsedEntry) (name string, err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
 	}
-	out := make([]byte, len(parsedMagic)+2*sha256.Size, size)
-	copy(out, parsedMagic)
-	copy(out[len(parsedMagic):], pc.key[:])
-	for _, c := range chunks {
-		out = binary.BigEndian.AppendUint64(out, uint64(len(c)))
-		out = append(out, c...)
+	f, err := os.CreateTemp(dir, ".engram-write-parsed-*")
+	if err != nil {
+		return "", err
 	}
-	sum := sha256.Sum256(out[len(parsedMagic)+2*sha256.Size:])
-	copy(out[len(parsedMagic)+sha256.Size:], sum[:])
-	pc.next = out
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(f.Name())
+		}
+	}()
+	h := sha256.New()
+	w := bufio.NewWriter(f)
+	out := io.MultiWriter(w, h)
+	out.Write([]byte(parsedMagic))
+	out.Write(key[:])
+	wave := runtime.GOMAXPROCS(0)
+	chunks := make([][]byte, wave)
+	for start := 0; start < len(entries); start += wave * parsedChunk {
+		var g errgroup.Group
+		for i := range wave {
+			from := start + i*parsedChunk
+			chunks[i] = nil
+			if from >= len(entries) {
+				break
+			}
+			g.Go(func() (err error) {
+				chunks[i], err = roundTrip(entries[from:min(from+parsedChunk, len(entries))])
+				return err
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return "", err
+		}
+		for _, c := range chunks {
+			if c != nil {
+				out.Write(binary.BigEndian.AppendUint64(nil, uint64(len(c))))
+				out.Write(c)
+			}
+		}
+	}
+	w.Write(h.Sum(nil))
+	if err := w.Flush(); err != nil {
+		return "", err
+	}
+	return f.Name(), f.Sync()
 }
 
 // roundTrip encodes entries as one gob stream, keeping only those that
@@ -297,12 +372,20 @@ var registerGob = sync.OnceFunc(func() {
 	gob.Register(time.Time{})
 })
 
-// writeParsed replaces the parse store's file with the one a published
-// build made. A full disk leaves the old one, which holds only what an
-// earlier output published.
-func (s *pageStore) writeParsed() error {
-	if s.parsed == nil {
+// keepParsed gives the parse store's file the one a published build
+// wrote. A rename that fails leaves the old one, which holds only what
+// an earlier output published.
+func (s *pageStore) keepParsed() error {
+	if s.parsed == "" {
 		return nil
 	}
-	return WriteFileAtomic(filepath.Join(s.dir, parsedFile), s.parsed, 0o644)
+	return os.Rename(s.parsed, filepath.Join(s.dir, parsedFile))
+}
+
+// discard removes the file the build wrote for the parse store, if it
+// was not kept: the build was not published.
+func (pc *parseCache) discard() {
+	if pc != nil && pc.next != "" {
+		os.Remove(pc.next)
+	}
 }

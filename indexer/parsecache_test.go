@@ -120,7 +120,7 @@ func TestParseStoreSaysWhy(t *testing.T) {
 
 // TestParseStoreNotKeptByRefusedBuild: a build that is refused (two
 // notes with one title) leaves the parse store as the last published
-// build left it.
+// build left it, and nothing of its own beside it.
 func TestParseStoreNotKeptByRefusedBuild(t *testing.T) {
 	opt, file := parseStoreRepo(t)
 	buildFor(t, opt)
@@ -139,6 +139,11 @@ func TestParseStoreNotKeptByRefusedBuild(t *testing.T) {
 	after, err := os.ReadFile(file)
 	if err != nil || !bytes.Equal(before, after) {
 		t.Errorf("a refused build changed the parse store (%v)", err)
+	}
+	// Nothing the refused build wrote for the store is left beside it.
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(file), ".engram-write-*"))
+	if len(left) != 0 {
+		t.Errorf("the refused build left %v in the store", left)
 	}
 }
 
