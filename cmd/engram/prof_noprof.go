@@ -1,5 +1,0 @@
-//go:build !engramprof
-
-package main
-
-func profStop() {}
