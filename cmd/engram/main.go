@@ -12,6 +12,8 @@ import (
 func main() {
 	if len(os.Args) > 1 && queries[os.Args[1]] {
 		lazyGC()
+	} else {
+		setMemoryLimit()
 	}
 	// Ctrl-C and SIGTERM cancel the context: a build stops with a non-zero
 	// exit and leaves the previous output as it was (SPEC §6).
