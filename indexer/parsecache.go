@@ -29,9 +29,15 @@ import (
 // build parses only the notes whose key it does not hold: per-note work
 // once per note content (issue 30, decision 2).
 //
-//	magic, the parser's key, then chunks (each its length and a gob
-//	stream of up to parsedChunk entries), then the SHA-256 of all
-//	that comes before it
+//	magic, the parser's key, then chunks (each its key, its length and
+//	a gob stream of its entries), then the SHA-256 of all that comes
+//	before it
+//
+// A note goes in the chunk of its bucket (the first byte of its path's
+// SHA-256), and a chunk's key is the SHA-256 of its entries' keys: a
+// chunk whose notes did not change has the same key, and its bytes are
+// copied into the next file, not encoded again. A one-note edit
+// encodes one chunk of 256.
 //
 // The file is written as it is encoded, beside the store's (a temporary
 // file, as the page store's pack grows during a build), and takes the
@@ -54,16 +60,18 @@ import (
 
 const (
 	parsedFile  = "parsed"
-	parsedMagic = "engram parsed 1\n"
-	// parsedChunk bounds what one gob stream holds: gob's types go once
-	// per stream, and a round trip is checked one chunk at a time.
-	parsedChunk = 1024
+	parsedMagic = "engram parsed 2\n"
+	// parsedBuckets is how many chunks the notes are spread over.
+	parsedBuckets = 256
 )
 
 // ParseReuse is what a build took from the parse store.
 type ParseReuse struct {
 	// Reused notes were taken from the store; Parsed ones were parsed.
 	Reused, Parsed int
+	// Encoded is how many of the next file's chunks were encoded; the
+	// others were copied from the file read (their notes unchanged).
+	Encoded int
 	// Reset is why the store's file was not read (damaged, cut short,
 	// another engram's); nil when it was read or there was none.
 	Reset error
@@ -83,6 +91,10 @@ type parsedEntry struct {
 type parseCache struct {
 	key [sha256.Size]byte
 	old map[[sha256.Size]byte]*parsedEntry
+	// file is the store's file as it was read, open until keep has
+	// copied from it the chunks that did not change (chunks, by key).
+	file   *os.File
+	chunks map[[sha256.Size]byte]chunkRef
 
 	dir string // the store's folder; "" when there is none
 
@@ -139,68 +151,73 @@ func openParseCache(opt Options, roots parse.Roots) *parseCache {
 		return pc
 	}
 	if err == nil {
-		pc.old, err = decodeParsed(f, pc.key)
-		f.Close()
+		pc.old, pc.chunks, err = decodeParsed(f, pc.key)
+		pc.file = f
 	}
 	if err != nil {
 		pc.reuse.Reset = err
-		pc.old = nil
+		pc.old, pc.chunks = nil, nil
 	}
 	return pc
 }
 
-// decodeParsed reads the entries of a parse store's file; none, and no
-// error, for another parser's.
-func decodeParsed(f *os.File, key [sha256.Size]byte) (map[[sha256.Size]byte]*parsedEntry, error) {
+// chunkRef is where a chunk's gob stream is in the store's file.
+type chunkRef struct{ off, n int64 }
+
+// decodeParsed reads the entries of a parse store's file, and where
+// each chunk is; none, and no error, for another parser's.
+func decodeParsed(f *os.File, key [sha256.Size]byte) (map[[sha256.Size]byte]*parsedEntry, map[[sha256.Size]byte]chunkRef, error) {
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	head := int64(len(parsedMagic) + sha256.Size)
 	if st.Size() < head+sha256.Size {
-		return nil, errors.New("it is not a parse store, or is cut short")
+		return nil, nil, errors.New("it is not a parse store, or is cut short")
 	}
 	h := sha256.New()
 	r := bufio.NewReader(io.TeeReader(io.LimitReader(f, st.Size()-sha256.Size), h))
 	first := make([]byte, head)
 	if _, err := io.ReadFull(r, first); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !bytes.HasPrefix(first, []byte(parsedMagic)) {
-		return nil, errors.New("it is not a parse store")
+		return nil, nil, errors.New("it is not a parse store (or another engram's)")
 	}
 	if !bytes.Equal(first[len(parsedMagic):], key[:]) {
-		return nil, nil // another binary's: unused, and nothing to say
+		return nil, nil, nil // another binary's: unused, and nothing to say
 	}
 	old := map[[sha256.Size]byte]*parsedEntry{}
-	left := st.Size() - sha256.Size - head
-	var n [8]byte
-	for left > 0 {
-		if _, err := io.ReadFull(r, n[:]); err != nil || binary.BigEndian.Uint64(n[:]) > uint64(left-8) {
-			return nil, errors.New("a chunk runs past its end: damaged or cut short")
+	chunks := map[[sha256.Size]byte]chunkRef{}
+	off, end := head, st.Size()-sha256.Size
+	var hdr [sha256.Size + 8]byte
+	for off < end {
+		if _, err := io.ReadFull(r, hdr[:]); err != nil || binary.BigEndian.Uint64(hdr[sha256.Size:]) > uint64(end-off-int64(len(hdr))) {
+			return nil, nil, errors.New("a chunk runs past its end: damaged or cut short")
 		}
-		size := int64(binary.BigEndian.Uint64(n[:]))
+		ref := chunkRef{off: off + int64(len(hdr)), n: int64(binary.BigEndian.Uint64(hdr[sha256.Size:]))}
 		var chunk []parsedEntry
-		lr := io.LimitReader(r, size)
+		lr := io.LimitReader(r, ref.n)
 		if err := gob.NewDecoder(lr).Decode(&chunk); err != nil {
-			return nil, fmt.Errorf("a chunk does not decode (damaged): %w", err)
+			return nil, nil, fmt.Errorf("a chunk does not decode (damaged): %w", err)
 		}
 		if _, err := io.Copy(io.Discard, lr); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for i := range chunk {
 			old[chunk[i].Sum] = &chunk[i]
 		}
-		left -= 8 + size
+		chunks[[sha256.Size]byte(hdr[:sha256.Size])] = ref
+		off = ref.off + ref.n
 	}
 	sum := make([]byte, sha256.Size)
-	if _, err := f.ReadAt(sum, st.Size()-sha256.Size); err != nil {
-		return nil, err
+	if _, err := f.ReadAt(sum, end); err != nil {
+		return nil, nil, err
 	}
 	if !bytes.Equal(sum, h.Sum(nil)) {
-		return nil, errors.New("its bytes fail their SHA-256: damaged")
+		return nil, nil, errors.New("its bytes fail their SHA-256: damaged")
 	}
-	return old, nil
+	return old, chunks, nil
 }
 
 // get returns the parse of the note at path with bytes src, if the store
@@ -236,18 +253,20 @@ func (pc *parseCache) record(path string, sum [sha256.Size]byte, diags []note.Di
 // note is never kept; nor is one gob does not give back as it went in.
 // What keeps it from being written is said in reuse.Err.
 func (pc *parseCache) keep(notes []note.Note) {
+	defer pc.closeOld()
 	if pc.dir == "" {
 		return
 	}
-	var entries []parsedEntry
+	buckets := make([][]parsedEntry, parsedBuckets)
 	for _, n := range notes {
 		sum, ok := pc.sums[n.Path]
 		if !ok || n.Private || !gobSafe(reflect.ValueOf(n.Extra)) {
 			continue
 		}
-		entries = append(entries, parsedEntry{Sum: sum, Note: n, Diags: pc.diags[n.Path]})
+		b := sha256.Sum256([]byte(n.Path))[0]
+		buckets[b] = append(buckets[b], parsedEntry{Sum: sum, Note: n, Diags: pc.diags[n.Path]})
 	}
-	next, err := writeParsed(pc.dir, pc.key, entries)
+	next, err := pc.write(buckets)
 	if err != nil {
 		pc.reuse.Err = fmt.Errorf("the parse store cannot keep the notes: %w", err)
 		return
@@ -255,14 +274,34 @@ func (pc *parseCache) keep(notes []note.Note) {
 	pc.next = next
 }
 
-// writeParsed writes entries as a parse store's file, in a temporary
-// file in dir whose name it returns. Chunks are encoded (and checked)
-// on every core, a few at a time, and written in order as they come.
-func writeParsed(dir string, key [sha256.Size]byte, entries []parsedEntry) (name string, err error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// closeOld lets go of the store's file as it was read.
+func (pc *parseCache) closeOld() {
+	if pc.file != nil {
+		pc.file.Close()
+		pc.file, pc.chunks = nil, nil
+	}
+}
+
+// chunkKey is the key of a chunk of entries: what its notes are.
+func chunkKey(entries []parsedEntry) [sha256.Size]byte {
+	h := sha256.New()
+	for _, e := range entries {
+		h.Write(e.Sum[:])
+	}
+	var k [sha256.Size]byte
+	h.Sum(k[:0])
+	return k
+}
+
+// write writes buckets as a parse store's file, in a temporary file in
+// the store's folder whose name it returns. A chunk the old file holds
+// under the same key is copied from it; the others are encoded (and
+// checked) on every core, and all are written in order.
+func (pc *parseCache) write(buckets [][]parsedEntry) (name string, err error) {
+	if err := os.MkdirAll(pc.dir, 0o755); err != nil {
 		return "", err
 	}
-	f, err := os.CreateTemp(dir, ".engram-write-parsed-*")
+	f, err := os.CreateTemp(pc.dir, ".engram-write-parsed-*")
 	if err != nil {
 		return "", err
 	}
@@ -278,27 +317,18 @@ func writeParsed(dir string, key [sha256.Size]byte, entries []parsedEntry) (name
 	w := bufio.NewWriter(f)
 	out := io.MultiWriter(w, h)
 	out.Write([]byte(parsedMagic))
-	out.Write(key[:])
-	wave := runtime.GOMAXPROCS(0)
-	chunks := make([][]byte, wave)
-	for start := 0; start < len(entries); start += wave * parsedChunk {
-		var g errgroup.Group
-		for i := range wave {
-			from := start + i*parsedChunk
-			chunks[i] = nil
-			if from >= len(entries) {
-				break
-			}
-			g.Go(func() (err error) {
-				chunks[i], err = roundTrip(entries[from:min(from+parsedChunk, len(entries))])
-				return err
-			})
-		}
-		if err := g.Wait(); err != nil {
+	out.Write(pc.key[:])
+	// A few chunks at a time: the file is never whole in memory.
+	wave := 4 * runtime.GOMAXPROCS(0)
+	for start := 0; start < len(buckets); start += wave {
+		part := buckets[start:min(start+wave, len(buckets))]
+		chunks, keys, err := pc.chunksOf(part)
+		if err != nil {
 			return "", err
 		}
-		for _, c := range chunks {
+		for i, c := range chunks {
 			if c != nil {
+				out.Write(keys[i][:])
 				out.Write(binary.BigEndian.AppendUint64(nil, uint64(len(c))))
 				out.Write(c)
 			}
@@ -309,6 +339,36 @@ func writeParsed(dir string, key [sha256.Size]byte, entries []parsedEntry) (name
 		return "", err
 	}
 	return f.Name(), f.Sync()
+}
+
+// chunksOf is the chunk of each of buckets (nil for an empty one) and
+// its key, made at once: copied from the old file when it holds the
+// chunk's key, else encoded and checked.
+func (pc *parseCache) chunksOf(buckets [][]parsedEntry) ([][]byte, [][sha256.Size]byte, error) {
+	chunks := make([][]byte, len(buckets))
+	keys := make([][sha256.Size]byte, len(buckets))
+	var g errgroup.Group
+	for i, b := range buckets {
+		if len(b) == 0 {
+			continue
+		}
+		keys[i] = chunkKey(b)
+		g.Go(func() (err error) {
+			if ref, ok := pc.chunks[keys[i]]; ok {
+				chunks[i] = make([]byte, ref.n)
+				if _, err = pc.file.ReadAt(chunks[i], ref.off); err == nil {
+					return nil
+				}
+			}
+			pc.mu.Lock()
+			pc.reuse.Encoded++
+			pc.mu.Unlock()
+			chunks[i], err = roundTrip(b)
+			return err
+		})
+	}
+	err := g.Wait()
+	return chunks, keys, err
 }
 
 // roundTrip encodes entries as one gob stream, keeping only those that
@@ -385,7 +445,11 @@ func (s *pageStore) keepParsed() error {
 // discard removes the file the build wrote for the parse store, if it
 // was not kept: the build was not published.
 func (pc *parseCache) discard() {
-	if pc != nil && pc.next != "" {
+	if pc == nil {
+		return
+	}
+	pc.closeOld()
+	if pc.next != "" {
 		os.Remove(pc.next)
 	}
 }

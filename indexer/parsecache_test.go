@@ -47,7 +47,8 @@ func buildFor(t *testing.T, opt Options) *Report {
 // note and the one whose front matter is broken (withheld as private)
 // are parsed every time, and nothing of them is in the store's file
 // (SPEC §6, "Caches hold only what was published"); an edited note is
-// parsed again, the others still reused.
+// parsed again, the others still reused, and only its chunk of the
+// store's file is encoded again.
 func TestParseStore(t *testing.T) {
 	opt, file := parseStoreRepo(t)
 	first := buildFor(t, opt)
@@ -65,6 +66,9 @@ func TestParseStore(t *testing.T) {
 		}
 	}
 	second := buildFor(t, opt)
+	if second.Parses.Encoded != 0 {
+		t.Errorf("second build encoded %d chunks of notes that did not change: want every one copied", second.Parses.Encoded)
+	}
 	if second.Parses.Reused != published || second.Parses.Parsed != first.Parses.Parsed-published {
 		t.Errorf("second build: %+v, want the %d published notes reused and the %d others parsed", second.Parses, published, first.Parses.Parsed-published)
 	}
@@ -73,8 +77,8 @@ func TestParseStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	third := buildFor(t, opt)
-	if third.Parses.Reused != published-1 {
-		t.Errorf("after an edit: %+v, want %d reused", third.Parses, published-1)
+	if third.Parses.Reused != published-1 || third.Parses.Encoded != 1 {
+		t.Errorf("after an edit: %+v, want %d reused and the edited note's chunk alone encoded", third.Parses, published-1)
 	}
 }
 
