@@ -5,14 +5,16 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/gob"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -30,8 +32,7 @@ import (
 // once per note content (issue 30, decision 2).
 //
 //	magic, the parser's key, then chunks (each its key, its length and
-//	a gob stream of its entries), then the SHA-256 of all that comes
-//	before it
+//	its entries in JSON), then the SHA-256 of all that comes before it
 //
 // A note goes in the chunk of its bucket (the first byte of its path's
 // SHA-256), and a chunk's key is the SHA-256 of its entries' keys: a
@@ -53,14 +54,14 @@ import (
 // Like the page store, it holds only what a build published (SPEC §6,
 // "Caches hold only what was published"): it is written when a build's
 // output is published, with the notes that output holds, and never a
-// private note. An entry that does not come back from gob as it went in
-// (a value gob cannot carry exactly) is left out, and parsed every time.
+// private note. An entry that does not come back as it went in (a value
+// the encoding cannot carry exactly) is left out, and parsed every time.
 // A file that is damaged, cut short or of another key is not read, and
 // the build says so.
 
 const (
 	parsedFile  = "parsed"
-	parsedMagic = "engram parsed 2\n"
+	parsedMagic = "engram parsed 3\n"
 	// parsedBuckets is how many chunks the notes are spread over.
 	parsedBuckets = 256
 )
@@ -139,7 +140,6 @@ func contentSum(path string, src []byte) [sha256.Size]byte {
 // nothing, and why is in reuse.Reset (a file that is missing is no
 // reason).
 func openParseCache(opt Options, roots parse.Roots) *parseCache {
-	registerGob()
 	pc := &parseCache{key: parseKey(roots), sums: map[string][sha256.Size]byte{}, diags: map[string][]note.Diagnostic{}}
 	dir, err := pagesDir(opt)
 	if err != nil {
@@ -161,7 +161,7 @@ func openParseCache(opt Options, roots parse.Roots) *parseCache {
 	return pc
 }
 
-// chunkRef is where a chunk's gob stream is in the store's file.
+// chunkRef is where a chunk's entries are in the store's file.
 type chunkRef struct{ off, n int64 }
 
 // decodeParsed reads the entries of a parse store's file, and where
@@ -191,24 +191,38 @@ func decodeParsed(f *os.File, key [sha256.Size]byte) (map[[sha256.Size]byte]*par
 	chunks := map[[sha256.Size]byte]chunkRef{}
 	off, end := head, st.Size()-sha256.Size
 	var hdr [sha256.Size + 8]byte
+	// Chunks are read in order (the SHA-256 runs over them) and decoded
+	// on every core, a few at a time.
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	var mu sync.Mutex
+	defer g.Wait()
 	for off < end {
 		if _, err := io.ReadFull(r, hdr[:]); err != nil || binary.BigEndian.Uint64(hdr[sha256.Size:]) > uint64(end-off-int64(len(hdr))) {
 			return nil, nil, errors.New("a chunk runs past its end: damaged or cut short")
 		}
 		ref := chunkRef{off: off + int64(len(hdr)), n: int64(binary.BigEndian.Uint64(hdr[sha256.Size:]))}
-		var chunk []parsedEntry
-		lr := io.LimitReader(r, ref.n)
-		if err := gob.NewDecoder(lr).Decode(&chunk); err != nil {
-			return nil, nil, fmt.Errorf("a chunk does not decode (damaged): %w", err)
+		data := make([]byte, ref.n)
+		if _, err := io.ReadFull(r, data); err != nil {
+			return nil, nil, errors.New("a chunk is cut short")
 		}
-		if _, err := io.Copy(io.Discard, lr); err != nil {
-			return nil, nil, err
-		}
-		for i := range chunk {
-			old[chunk[i].Sum] = &chunk[i]
-		}
+		g.Go(func() error {
+			entries, err := decodeChunk(data)
+			if err != nil {
+				return fmt.Errorf("a chunk does not decode (damaged): %w", err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, e := range entries {
+				old[e.Sum] = e
+			}
+			return nil
+		})
 		chunks[[sha256.Size]byte(hdr[:sha256.Size])] = ref
 		off = ref.off + ref.n
+	}
+	if err := g.Wait(); err != nil {
+		return nil, nil, err
 	}
 	sum := make([]byte, sha256.Size)
 	if _, err := f.ReadAt(sum, end); err != nil {
@@ -250,7 +264,7 @@ func (pc *parseCache) record(path string, sum [sha256.Size]byte, diags []note.Di
 
 // keep writes the next store's file from the notes a build publishes,
 // as parsing gave them: call it before anything changes them. A private
-// note is never kept; nor is one gob does not give back as it went in.
+// note is never kept; nor is one that does not come back as it went in.
 // What keeps it from being written is said in reuse.Err.
 func (pc *parseCache) keep(notes []note.Note) {
 	defer pc.closeOld()
@@ -260,7 +274,7 @@ func (pc *parseCache) keep(notes []note.Note) {
 	buckets := make([][]parsedEntry, parsedBuckets)
 	for _, n := range notes {
 		sum, ok := pc.sums[n.Path]
-		if !ok || n.Private || !gobSafe(reflect.ValueOf(n.Extra)) {
+		if !ok || n.Private {
 			continue
 		}
 		b := sha256.Sum256([]byte(n.Path))[0]
@@ -373,66 +387,205 @@ func (pc *parseCache) chunksOf(buckets [][]parsedEntry) ([][]byte, [][sha256.Siz
 	return chunks, keys, err
 }
 
-// roundTrip encodes entries as one gob stream, keeping only those that
-// decode equal to what went in.
+// roundTrip encodes entries as a chunk, keeping only those that come
+// back exactly as they went in (reflect.DeepEqual): a value the chunk's
+// encoding cannot carry (a front matter value of a type tagged does not
+// know, a number that is not finite) leaves its note out of the store,
+// never wrong in it.
 func roundTrip(entries []parsedEntry) ([]byte, error) {
-	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(entries); err != nil {
-		return nil, err
-	}
-	var back []parsedEntry
-	if err := gob.NewDecoder(bytes.NewReader(b.Bytes())).Decode(&back); err != nil {
-		return nil, err
-	}
-	same := entries[:0:0]
-	for i := range entries {
-		if i < len(back) && reflect.DeepEqual(back[i], entries[i]) {
-			same = append(same, entries[i])
+	same := make([]storedEntry, 0, len(entries))
+	for _, e := range entries {
+		st, ok := stored(e)
+		if !ok {
+			continue
+		}
+		one, err := json.Marshal(st)
+		if err != nil {
+			continue
+		}
+		var back storedEntry
+		if json.Unmarshal(one, &back) != nil {
+			continue
+		}
+		if got, ok := back.parsed(); ok && reflect.DeepEqual(*got, e) {
+			same = append(same, st)
 		}
 	}
-	if len(same) == len(entries) {
-		return b.Bytes(), nil
-	}
-	b.Reset()
-	err := gob.NewEncoder(&b).Encode(same)
-	return b.Bytes(), err
+	return json.Marshal(same)
 }
 
-// gobSafe says whether v, a value of a note's front matter, holds only
-// the types the parse store registers with gob: an entry with another
-// would fail the whole stream.
-func gobSafe(v reflect.Value) bool {
-	if !v.IsValid() {
-		return true
+// decodeChunk is the entries of a chunk.
+func decodeChunk(data []byte) ([]*parsedEntry, error) {
+	var st []storedEntry
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, err
 	}
-	switch x := v.Interface().(type) {
-	case nil, string, bool, int, int64, float64, time.Time:
-		return true
+	out := make([]*parsedEntry, 0, len(st))
+	for _, s := range st {
+		e, ok := s.parsed()
+		if !ok {
+			return nil, errors.New("an entry has no key")
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// storedEntry is a parsedEntry as the store's file holds it, in JSON,
+// which keeps what gob loses (an empty list apart from none, a pointer
+// to zero apart from nil); the note's front matter extras go as a
+// tagged tree, since JSON alone would make an int a float64 and a time
+// a string.
+type storedEntry struct {
+	Sum   []byte
+	Note  note.Note
+	Extra *tagged `json:",omitempty"`
+	Diags []storedDiag
+}
+
+// storedDiag is a note.Diagnostic whose severity goes as its number (a
+// Diagnostic's JSON names it, for people, and cannot be read back).
+type storedDiag struct {
+	Path, Message, Rule string
+	Line, Col, Severity int
+}
+
+func stored(e parsedEntry) (storedEntry, bool) {
+	st := storedEntry{Sum: e.Sum[:], Note: e.Note}
+	if e.Diags != nil {
+		st.Diags = make([]storedDiag, len(e.Diags))
+	}
+	for i, d := range e.Diags {
+		st.Diags[i] = storedDiag{Path: d.Path, Message: d.Message, Rule: d.Rule, Line: d.Line, Col: d.Col, Severity: int(d.Severity)}
+	}
+	st.Note.Extra = nil
+	if e.Note.Extra != nil {
+		t, ok := toTagged(e.Note.Extra)
+		if !ok {
+			return st, false
+		}
+		st.Extra = &t
+	}
+	return st, true
+}
+
+func (s storedEntry) parsed() (*parsedEntry, bool) {
+	if len(s.Sum) != sha256.Size {
+		return nil, false
+	}
+	e := &parsedEntry{Sum: [sha256.Size]byte(s.Sum), Note: s.Note}
+	if s.Diags != nil {
+		e.Diags = make([]note.Diagnostic, len(s.Diags))
+	}
+	for i, d := range s.Diags {
+		e.Diags[i] = note.Diagnostic{Path: d.Path, Message: d.Message, Rule: d.Rule, Line: d.Line, Col: d.Col, Severity: note.Severity(d.Severity)}
+	}
+	if s.Extra != nil {
+		x, ok := s.Extra.value().(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		e.Note.Extra = x
+	}
+	return e, true
+}
+
+// tagged is a front matter value with its Go type: T names it.
+type tagged struct {
+	T  string    `json:"t"`
+	S  string    `json:"s,omitempty"`
+	I  int64     `json:"i,omitempty"`
+	F  float64   `json:"f,omitempty"`
+	B  bool      `json:"b,omitempty"`
+	Tm time.Time `json:"tm"`
+	L  []tagged  `json:"l,omitempty"`
+	K  []string  `json:"k,omitempty"`
+}
+
+// toTagged tags v; false for a type it does not know.
+func toTagged(v any) (tagged, bool) {
+	switch x := v.(type) {
+	case nil:
+		return tagged{T: "nil"}, true
+	case string:
+		return tagged{T: "string", S: x}, true
+	case bool:
+		return tagged{T: "bool", B: x}, true
+	case int:
+		return tagged{T: "int", I: int64(x)}, true
+	case int64:
+		return tagged{T: "int64", I: x}, true
+	case float64:
+		return tagged{T: "float64", F: x}, true
+	case time.Time:
+		return tagged{T: "time", Tm: x}, true
 	case []any:
-		for _, e := range x {
-			if !gobSafe(reflect.ValueOf(e)) {
-				return false
-			}
+		t := tagged{T: "list"}
+		if x == nil {
+			t.T = "nil-list"
 		}
-		return true
+		for _, e := range x {
+			te, ok := toTagged(e)
+			if !ok {
+				return t, false
+			}
+			t.L = append(t.L, te)
+		}
+		return t, true
 	case map[string]any:
-		for _, e := range x {
-			if !gobSafe(reflect.ValueOf(e)) {
-				return false
-			}
+		t := tagged{T: "map"}
+		if x == nil {
+			t.T = "nil-map"
 		}
-		return true
+		keys := slices.Sorted(maps.Keys(x))
+		for _, k := range keys {
+			te, ok := toTagged(x[k])
+			if !ok {
+				return t, false
+			}
+			t.K, t.L = append(t.K, k), append(t.L, te)
+		}
+		return t, true
 	}
-	return false
+	return tagged{}, false
 }
 
-// registerGob registers the types a note's front matter holds under an
-// interface, once.
-var registerGob = sync.OnceFunc(func() {
-	gob.Register(map[string]any{})
-	gob.Register([]any{})
-	gob.Register(time.Time{})
-})
+// value is the value t tags; nil for a tag it does not know.
+func (t tagged) value() any {
+	switch t.T {
+	case "string":
+		return t.S
+	case "bool":
+		return t.B
+	case "int":
+		return int(t.I)
+	case "int64":
+		return t.I
+	case "float64":
+		return t.F
+	case "time":
+		return t.Tm
+	case "nil-list":
+		return []any(nil)
+	case "list":
+		l := make([]any, len(t.L))
+		for i, e := range t.L {
+			l[i] = e.value()
+		}
+		return l
+	case "nil-map":
+		return map[string]any(nil)
+	case "map":
+		m := make(map[string]any, len(t.K))
+		for i, k := range t.K {
+			if i < len(t.L) {
+				m[k] = t.L[i].value()
+			}
+		}
+		return m
+	}
+	return nil
+}
 
 // keepParsed gives the parse store's file the one a published build
 // wrote. A rename that fails leaves the old one, which holds only what
