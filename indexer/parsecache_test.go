@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/go-git/go-git/v5"
 
@@ -196,4 +197,27 @@ func equalTrees(a, b map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// TestParseStoreRealData: on real snapshots (read in place, as plain
+// directories) a second build takes every published note from the
+// store: what the first build kept comes back exactly, front matter
+// extras, empty lists, pointers to zero and diagnostics included.
+func TestParseStoreRealData(t *testing.T) {
+	for _, snap := range []string{"ai-agents", "ai-agents@316ed2f2d41c"} {
+		t.Run(snap, func(t *testing.T) {
+			repo := filepath.Join("../../shared/corpus/real", snap)
+			if _, err := os.Stat(repo); err != nil {
+				t.Skipf("the real-data corpus (../shared/corpus/real) is not here: %v", err)
+			}
+			now := time.Date(2026, 8, 22, 12, 0, 0, 0, time.UTC)
+			opt := Options{Repo: repo, Out: filepath.Join(t.TempDir(), "public"), CacheDir: t.TempDir(), Now: &now}
+			buildFor(t, opt)
+			r := buildFor(t, opt)
+			published := r.Counts["episodes"] + r.Counts["patterns"] + r.Counts["notes"]
+			if published == 0 || r.Parses.Reused < published || r.Parses.Reset != nil || r.Parses.Err != nil {
+				t.Errorf("second build: %+v; want all %d published notes from the store", r.Parses, published)
+			}
+		})
+	}
 }
