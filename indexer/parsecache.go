@@ -393,7 +393,9 @@ func (pc *parseCache) chunksOf(buckets [][]parsedEntry) ([][]byte, [][sha256.Siz
 // know, a number that is not finite) leaves its note out of the store,
 // never wrong in it.
 func roundTrip(entries []parsedEntry) ([]byte, error) {
-	same := make([]storedEntry, 0, len(entries))
+	// The chunk is the JSON array of the entries that come back: each
+	// is encoded once, and the array joined from those bytes.
+	chunk := []byte{'['}
 	for _, e := range entries {
 		st, ok := stored(e)
 		if !ok {
@@ -404,14 +406,17 @@ func roundTrip(entries []parsedEntry) ([]byte, error) {
 			continue
 		}
 		var back storedEntry
-		if json.Unmarshal(one, &back) != nil {
+		if err := json.Unmarshal(one, &back); err != nil {
 			continue
 		}
 		if got, ok := back.parsed(); ok && reflect.DeepEqual(*got, e) {
-			same = append(same, st)
+			if len(chunk) > 1 {
+				chunk = append(chunk, ',')
+			}
+			chunk = append(chunk, one...)
 		}
 	}
-	return json.Marshal(same)
+	return append(chunk, ']'), nil
 }
 
 // decodeChunk is the entries of a chunk.
