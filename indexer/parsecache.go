@@ -99,9 +99,10 @@ type parseCache struct {
 
 	dir string // the store's folder; "" when there is none
 
-	mu    sync.Mutex // guards what parseAll's goroutines record
-	sums  map[string][sha256.Size]byte
-	diags map[string][]note.Diagnostic
+	mu sync.Mutex // guards what parseAll's goroutines record
+	// read is each note parsed or taken from the store, by path: its
+	// entry less the note, which keep takes from the notes published.
+	read  map[string]parsedEntry
 	reuse ParseReuse
 	// next is the temporary file that becomes the store's file when the
 	// build is published; "" when there is none.
@@ -110,26 +111,22 @@ type parseCache struct {
 
 // parseKey is the key of the parser: the binary and the roots.
 func parseKey(roots parse.Roots) [sha256.Size]byte {
-	h := sha256.New()
-	for _, f := range [][]byte{[]byte(parsedMagic), site.BinaryID(), []byte(strings.Join(roots.Episodes, "\x00")), []byte(strings.Join(roots.Patterns, "\x00"))} {
-		var n [8]byte
-		binary.BigEndian.PutUint64(n[:], uint64(len(f)))
-		h.Write(n[:])
-		h.Write(f)
-	}
-	var k [sha256.Size]byte
-	h.Sum(k[:0])
-	return k
+	return fieldsSum([]byte(parsedMagic), site.BinaryID(), []byte(strings.Join(roots.Episodes, "\x00")), []byte(strings.Join(roots.Patterns, "\x00")))
 }
 
 // contentSum is the key of a note's entry.
 func contentSum(path string, src []byte) [sha256.Size]byte {
+	return fieldsSum([]byte(path), src)
+}
+
+// fieldsSum is the SHA-256 of fields, each after its length, so that no
+// two lists of fields share one.
+func fieldsSum(fields ...[]byte) [sha256.Size]byte {
 	h := sha256.New()
-	var n [8]byte
-	binary.BigEndian.PutUint64(n[:], uint64(len(path)))
-	h.Write(n[:])
-	h.Write([]byte(path))
-	h.Write(src)
+	for _, f := range fields {
+		h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(f))))
+		h.Write(f)
+	}
 	var k [sha256.Size]byte
 	h.Sum(k[:0])
 	return k
@@ -140,7 +137,7 @@ func contentSum(path string, src []byte) [sha256.Size]byte {
 // nothing, and why is in reuse.Reset (a file that is missing is no
 // reason).
 func openParseCache(opt Options, roots parse.Roots) *parseCache {
-	pc := &parseCache{key: parseKey(roots), sums: map[string][sha256.Size]byte{}, diags: map[string][]note.Diagnostic{}}
+	pc := &parseCache{key: parseKey(roots), read: map[string]parsedEntry{}}
 	dir, err := pagesDir(opt)
 	if err != nil {
 		return pc
@@ -258,8 +255,7 @@ func (pc *parseCache) put(path string, sum [sha256.Size]byte, diags []note.Diagn
 }
 
 func (pc *parseCache) record(path string, sum [sha256.Size]byte, diags []note.Diagnostic) {
-	pc.sums[path] = sum
-	pc.diags[path] = diags
+	pc.read[path] = parsedEntry{Sum: sum, Diags: diags}
 }
 
 // keep writes the next store's file from the notes a build publishes,
@@ -273,12 +269,13 @@ func (pc *parseCache) keep(notes []note.Note) {
 	}
 	buckets := make([][]parsedEntry, parsedBuckets)
 	for _, n := range notes {
-		sum, ok := pc.sums[n.Path]
+		e, ok := pc.read[n.Path]
 		if !ok || n.Private {
 			continue
 		}
+		e.Note = n
 		b := sha256.Sum256([]byte(n.Path))[0]
-		buckets[b] = append(buckets[b], parsedEntry{Sum: sum, Note: n, Diags: pc.diags[n.Path]})
+		buckets[b] = append(buckets[b], e)
 	}
 	next, err := pc.write(buckets)
 	if err != nil {
