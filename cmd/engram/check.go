@@ -6,10 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path"
 	"strings"
 
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/source"
 )
 
 func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -30,7 +32,11 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if err := writeDiagnostics(stdout, l.Diagnostics, *format); err != nil {
+	ds := l.Diagnostics
+	if *format == "github" {
+		ds = fromWorktreeTop(*repo, ds)
+	}
+	if err := writeDiagnostics(stdout, ds, *format); err != nil {
 		return err
 	}
 	if n := l.Counts["secrets"]; n > 0 {
@@ -61,6 +67,24 @@ func writeDiagnostics(w io.Writer, ds []note.Diagnostic, format string) error {
 		fmt.Fprintln(w, d.String())
 	}
 	return nil
+}
+
+// fromWorktreeTop names the files of ds from the top of the git worktree
+// holding the memory repository at repo, as GitHub names a repository's
+// files in annotations: a memory repository in a folder of a code
+// repository has its notes' annotations on the right files. ds is
+// returned as it is outside git.
+func fromWorktreeTop(repo string, ds []note.Diagnostic) []note.Diagnostic {
+	_, prefix, err := source.Worktree(repo)
+	if err != nil || prefix == "" {
+		return ds
+	}
+	out := make([]note.Diagnostic, len(ds))
+	for i, d := range ds {
+		d.Path = path.Join(prefix, d.Path)
+		out[i] = d
+	}
+	return out
 }
 
 // githubAnnotation renders a diagnostic as a GitHub workflow command.

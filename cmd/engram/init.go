@@ -8,9 +8,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/source"
@@ -47,7 +49,21 @@ func cmdInit(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	if _, err := os.Stat(filepath.Join(dir, ".gitignore")); errors.Is(err, fs.ErrNotExist) {
 		files = append(files, indexer.File{Path: ".gitignore", Data: []byte(scaffoldGitignore)})
 	}
-	if ex := indexer.Existing(dir, files); len(ex) > 0 && !*force {
+	top, sub, err := workflowRoot(dir)
+	if err != nil {
+		return fmt.Errorf("init: %w", err)
+	}
+	wf := workflowFile(version, sub)
+	if sub == "" {
+		files = append(files, wf)
+	}
+	ex := indexer.Existing(dir, files)
+	if sub != "" {
+		for _, p := range indexer.Existing(top, []indexer.File{wf}) {
+			ex = append(ex, filepath.Join(top, p))
+		}
+	}
+	if len(ex) > 0 && !*force {
 		return fmt.Errorf("init: %s already exist in %s; nothing was written (--force replaces them)", strings.Join(ex, ", "), dir)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -65,14 +81,65 @@ func cmdInit(ctx context.Context, args []string, stdout, _ io.Writer) error {
 		return fmt.Errorf("init: %w", err)
 	}
 	printWritten(stdout, res)
+	if sub != "" {
+		// GitHub runs workflows only from the top of the repository.
+		res, err := indexer.WriteFiles(ctx, indexer.WriteOptions{Repo: top, Force: *force}, []indexer.File{wf}, "engram init")
+		if err != nil {
+			return fmt.Errorf("init: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s at the top of the repository, %s: GitHub runs workflows only from there; it builds the folder %s\n",
+			workflowPath, top, sub)
+		if res.Staged {
+			fmt.Fprintln(stdout, "staged (not committed)")
+		}
+	}
 	if !exact {
 		fmt.Fprintf(stdout, "\nnote: this engram is a development build, not a release, so netlify.toml and %s install engram@latest; put a release there to pin it\n", workflowPath)
 	}
-	printNext(stdout, dir)
+	printNext(stdout, dir, sub)
 	return nil
 }
 
-func printNext(w io.Writer, dir string) {
+// workflowRoot is where the workflow of a memory repository at dir goes:
+// the top of the git worktree that holds dir (or will hold it: dir may
+// not exist yet), and dir's slash path from there ("" when dir is the
+// top, or in no repository, where init makes one). A folder name that
+// would be read as a GitHub expression or break a YAML line is refused.
+func workflowRoot(dir string) (top, sub string, err error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", "", err
+	}
+	existing, rest := abs, ""
+	for {
+		if _, err := os.Stat(existing); err == nil {
+			break
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing {
+			return abs, "", nil
+		}
+		rest = path.Join(filepath.Base(existing), rest)
+		existing = parent
+	}
+	top, sub, err = source.Worktree(existing)
+	if errors.Is(err, source.ErrNotGit) {
+		return abs, "", nil
+	}
+	if err != nil {
+		return "", "", err
+	}
+	sub = path.Join(sub, rest)
+	if sub == "." {
+		sub = ""
+	}
+	if strings.Contains(sub, "${{") || strings.ContainsFunc(sub, unicode.IsControl) {
+		return "", "", fmt.Errorf("the folder %q of the repository %s cannot be named in a GitHub workflow: rename it", sub, top)
+	}
+	return top, sub, nil
+}
+
+func printNext(w io.Writer, dir, sub string) {
 	fmt.Fprintln(w, "\nNext:")
 	if dir != "." {
 		fmt.Fprintln(w, "  cd "+shellQuote(dir))
@@ -87,4 +154,7 @@ set Source to GitHub Actions: %s checks every
 pull request and deploys every push to the default branch.
 Netlify: link the repository in Netlify; netlify.toml holds the build.
 `, workflowPath)
+	if sub != "" {
+		fmt.Fprintf(w, "(in Netlify, set the base directory to %s, where netlify.toml is)\n", sub)
+	}
 }

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -13,6 +15,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/rhysd/actionlint"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/engramhq/engram/indexer"
@@ -184,15 +187,116 @@ func TestInitExistingRepository(t *testing.T) {
 		t.Errorf(".gitignore is now %q (%v)", data, err)
 	}
 
+	// A second memory repository in a folder: the workflow's place at
+	// the top is taken (by the first init), so init refuses and writes
+	// nothing.
 	sub := filepath.Join(dir, "content")
-	if code, stdout, stderr := engram(t, "init", sub); code != exitOK {
-		t.Fatalf("init in a folder: exit %d\n%s%s", code, stdout, stderr)
+	code, _, stderr := engram(t, "init", sub)
+	if code != exitFail || !strings.Contains(stderr, filepath.Join(dir, workflowPath)) || !strings.Contains(stderr, "--force") {
+		t.Errorf("init in a folder with the workflow taken: exit %d\n%s", code, stderr)
 	}
-	if _, err := os.Stat(filepath.Join(sub, ".git")); err == nil {
-		t.Error("init made a repository inside the repository")
+	if _, err := os.Stat(sub); err == nil {
+		t.Error("a refused init made the folder")
 	}
-	if got := trackedPaths(t, sub); len(got) != 6 || !slices.Contains(got, ".gitignore") {
-		t.Errorf("in the folder git tracks %v, want init's 5 files and a .gitignore", got)
+}
+
+// TestInitInFolder: init in a folder of a code repository (issue 33)
+// writes the memory repository there, and the workflow at the top of
+// the repository, where GitHub runs it, building the folder; nothing of
+// .github goes into the folder. engram check's annotations name the
+// notes from the top, as GitHub does.
+func TestInitInFolder(t *testing.T) {
+	top := t.TempDir()
+	err := source.WriteRepo(top, []source.Commit{{When: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC), Files: map[string][]byte{
+		"README.md": []byte("# Our service\n"), "src/main.go": []byte("package main\n"),
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(top, "agent memory") // not there yet; a space in its name
+	code, stdout, stderr := engram(t, "init", dir)
+	if code != exitOK {
+		t.Fatalf("init: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"at the top of the repository", "base directory to agent memory"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("init printed no %q:\n%s", want, stdout)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".github")); err == nil {
+		t.Error("init wrote .github in the folder, where GitHub never runs it")
+	}
+	wf := readWorkflow(t, top)
+	version, _ := installVersion(mainVersion())
+	checkWorkflowSteps(t, wf, version, "agent memory")
+	if got := trackedPaths(t, top); !slices.Contains(got, workflowPath) || !slices.Contains(got, "agent memory/engram.toml") {
+		t.Errorf("git tracks %v: want the workflow at the top and the notes in the folder", got)
+	}
+	if _, err := source.CommitFiles(top, trackedPaths(t, top), "engram init", "", time.Date(2026, 5, 2, 10, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+
+	// The workflow's steps, run from the top as GitHub does, build the
+	// folder into its public/.
+	bin := buildEngram(t)
+	runWorkflowBuild(t, top, bin, "https://example.github.io/service")
+	mustExist(t, filepath.Join(dir, "public", "api", "v1", "index.json"))
+
+	// An annotation names its note from the top.
+	writeFile(t, filepath.Join(dir, "episodes", "broken.md"), "---\ntitle: [\n")
+	code, stdout, _ = engram(t, "check", "--repo", dir, "--format", "github")
+	if code != exitOK || !strings.Contains(stdout, "file=agent memory/episodes/broken.md") {
+		t.Errorf("check --format github in a folder: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestInitFolderNames: a folder whose name a workflow cannot carry is
+// refused before anything is written.
+func TestInitFolderNames(t *testing.T) {
+	top := t.TempDir()
+	if err := source.WriteRepo(top, []source.Commit{{When: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC), Files: map[string][]byte{"README.md": []byte("x\n")}}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"${{ secrets.TOKEN }}", "line\nbreak"} {
+		dir := filepath.Join(top, name)
+		code, _, stderr := engram(t, "init", dir)
+		if code != exitFail || !strings.Contains(stderr, "cannot be named in a GitHub workflow") {
+			t.Errorf("init %q: exit %d\n%s", name, code, stderr)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("init %q made the folder", name)
+		}
+	}
+}
+
+// TestWorkflowActionlint lints the workflow init writes, at the top of a
+// repository and for a folder, with actionlint (its checks of syntax,
+// expressions, action inputs and, when shellcheck is installed, the run:
+// scripts). .ci/run installs shellcheck; with CI set it must be there.
+func TestWorkflowActionlint(t *testing.T) {
+	shellcheck, err := exec.LookPath("shellcheck")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("shellcheck is not installed (.ci/run installs it)")
+		}
+		t.Log("shellcheck is not installed: the run: scripts are not checked")
+	}
+	version, _ := installVersion(mainVersion())
+	for _, sub := range []string{"", "memory", "agent memory/notes", "it's"} {
+		t.Run(sub, func(t *testing.T) {
+			var out bytes.Buffer
+			l, err := actionlint.NewLinter(&out, &actionlint.LinterOptions{Shellcheck: shellcheck, Color: actionlint.ColorOptionKindNever})
+			if err != nil {
+				t.Fatal(err)
+			}
+			errs, err := l.Lint(workflowPath, workflowFile(version, sub).Data, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range errs {
+				t.Errorf("actionlint: %s:%d:%d: %s [%s]", workflowPath, e.Line, e.Column, e.Message, e.Kind)
+			}
+		})
 	}
 }
 
@@ -231,15 +335,19 @@ type netlifyConfig struct {
 type workflow struct {
 	On          map[string]any `yaml:"on"`
 	Permissions map[string]string
-	Concurrency struct {
-		Group string
-	}
-	Jobs map[string]workflowJob
+	Concurrency workflowConcurrency
+	Jobs        map[string]workflowJob
+}
+
+type workflowConcurrency struct {
+	Group            string
+	CancelInProgress string `yaml:"cancel-in-progress"`
 }
 
 type workflowJob struct {
 	Needs       string
 	If          string
+	Concurrency workflowConcurrency
 	Environment struct{ Name, URL string }
 	Steps       []workflowStep
 }
@@ -356,8 +464,22 @@ func checkWorkflow(t *testing.T, wf workflow, version string) {
 	if want := map[string]string{"contents": "read", "pages": "write", "id-token": "write"}; !mapsEqual(wf.Permissions, want) {
 		t.Errorf("permissions %v, want %v", wf.Permissions, want)
 	}
-	if wf.Concurrency.Group != "pages" {
-		t.Errorf("concurrency group %q", wf.Concurrency.Group)
+	checkWorkflowSteps(t, wf, version, "")
+}
+
+// checkWorkflowSteps checks the jobs and steps of a workflow for the
+// memory repository at sub ("" at the top), and that only the default
+// branch deploys: a pull request or another branch never uploads, and
+// never waits in the deployments' concurrency group.
+func checkWorkflowSteps(t *testing.T, wf workflow, version, sub string) {
+	t.Helper()
+	// Runs per branch or pull request; only deployments share "pages".
+	if wf.Concurrency.Group != "engram-${{ github.ref }}" || wf.Concurrency.CancelInProgress != "${{ github.event_name == 'pull_request' }}" {
+		t.Errorf("concurrency %+v", wf.Concurrency)
+	}
+	repoFlag, out := "", "public"
+	if sub != "" {
+		repoFlag, out = " --repo "+shellQuote(sub), shellQuote(sub+"/public")
 	}
 	steps := map[string]workflowStep{}
 	for _, job := range wf.Jobs {
@@ -374,7 +496,7 @@ func checkWorkflow(t *testing.T, wf workflow, version string) {
 			}
 		}
 	}
-	notOnPR := "github.event_name != 'pull_request'"
+	onDefault := "github.event_name != 'pull_request' && github.ref == format('refs/heads/{0}', github.event.repository.default_branch)"
 	for _, tc := range []struct {
 		step string
 		ok   func(workflowStep) bool
@@ -384,9 +506,9 @@ func checkWorkflow(t *testing.T, wf workflow, version string) {
 		{"Install engram", func(s workflowStep) bool {
 			return s.Run == "go install github.com/engramhq/engram/cmd/engram@"+version
 		}},
-		{"Check the notes", func(s workflowStep) bool { return s.Run == "engram check --format github" }},
+		{"Check the notes", func(s workflowStep) bool { return s.Run == "engram check"+repoFlag+" --format github" }},
 		{"actions/configure-pages", func(s workflowStep) bool {
-			return s.Uses == "actions/configure-pages@v6" && s.ID == "pages" && s.If == notOnPR
+			return s.Uses == "actions/configure-pages@v6" && s.ID == "pages" && s.If == onDefault
 		}},
 		// The page store is in the user's cache directory (os.UserCacheDir
 		// on Linux, with no XDG_CACHE_HOME as on GitHub's runners).
@@ -394,10 +516,11 @@ func checkWorkflow(t *testing.T, wf workflow, version string) {
 			return s.Uses == "actions/cache@v4" && s.With["path"] == "~/.cache/engram" && s.With["key"] == "engram-${{ github.run_id }}" && s.With["restore-keys"] == "engram-"
 		}},
 		{"Build the site", func(s workflowStep) bool {
-			return strings.HasPrefix(s.Run, "engram build --out public") && s.Env["BASE_URL"] == "${{ steps.pages.outputs.base_url }}"
+			return strings.HasPrefix(s.Run, "engram build"+repoFlag+" --out "+out+" ") && s.Env["BASE_URL"] == "${{ steps.pages.outputs.base_url }}"
 		}},
+		// Uploaded only where Pages was configured: the default branch.
 		{"actions/upload-pages-artifact", func(s workflowStep) bool {
-			return s.Uses == "actions/upload-pages-artifact@v5" && s.With["path"] == "public" && s.If == notOnPR
+			return s.Uses == "actions/upload-pages-artifact@v5" && s.With["path"] == path.Join(sub, "public") && s.If == "steps.pages.outcome == 'success'"
 		}},
 		{"actions/deploy-pages", func(s workflowStep) bool { return s.Uses == "actions/deploy-pages@v5" && s.ID == "deployment" }},
 	} {
@@ -407,7 +530,7 @@ func checkWorkflow(t *testing.T, wf workflow, version string) {
 	}
 	deploy := wf.Jobs["deploy"]
 	if deploy.Needs != "build" || deploy.Environment.Name != "github-pages" || deploy.Environment.URL != "${{ steps.deployment.outputs.page_url }}" ||
-		deploy.If != "github.event_name == 'push' && github.ref == format('refs/heads/{0}', github.event.repository.default_branch)" {
+		deploy.If != onDefault || deploy.Concurrency.Group != "pages" || deploy.Concurrency.CancelInProgress != "false" {
 		t.Errorf("deploy job: %+v", deploy)
 	}
 	if len(wf.Jobs["build"].Steps) == 0 || wf.Jobs["build"].If != "" {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"embed"
+	"encoding/json"
+	"path"
 	"regexp"
 	"runtime/debug"
 	"strings"
@@ -33,9 +35,10 @@ const goMinor, netlifyGo = "1.26", "1.26.8"
 // workflowPath is the GitHub Actions workflow engram init writes.
 const workflowPath = ".github/workflows/engram.yml"
 
-// scaffold is what engram init writes: the configuration, one example
-// episode and one example pattern, and the builds of Netlify and GitHub
-// Actions, which install engram at version.
+// scaffold is what engram init writes into the memory repository: the
+// configuration, one example episode and one example pattern, and
+// Netlify's build, which installs engram at version. The GitHub Actions
+// workflow is workflowFile's: it belongs at the top of the git worktree.
 func scaffold(version string, now time.Time) ([]indexer.File, error) {
 	ep, err := indexer.RenderEpisode(exampleEpisode(now))
 	if err != nil {
@@ -54,8 +57,25 @@ func scaffold(version string, now time.Time) ([]indexer.File, error) {
 		ep,
 		pat,
 		file("netlify.toml", "netlify.toml.tmpl"),
-		file(workflowPath, "engram.yml.tmpl"),
 	}, nil
+}
+
+// workflowFile is the GitHub Actions workflow for the memory repository
+// at sub, its slash path from the top of the git worktree ("" when it is
+// the top), where the workflow is written: GitHub runs workflows only
+// from there. The workflow installs engram at version.
+func workflowFile(version, sub string) indexer.File {
+	repo, out, where := "", "public", ""
+	if sub != "" {
+		repo = " --repo " + shellQuote(sub)
+		out = shellQuote(path.Join(sub, "public"))
+		quoted, _ := json.Marshal(sub + "/")
+		where = "\n#\n# The memory repository is the folder " + string(quoted) + " of this repository."
+	}
+	outYAML, _ := json.Marshal(path.Join(sub, "public")) // a JSON string is a YAML one
+	r := strings.NewReplacer("@VERSION@", version, "@GO_MINOR@", goMinor, "@REPO@", repo, "@OUT@", out,
+		"@OUT_YAML@", string(outYAML), "@WHERE@", where)
+	return indexer.File{Path: workflowPath, Data: []byte(r.Replace(scaffoldFile("engram.yml.tmpl")))}
 }
 
 // exampleEpisode is a session as an agent records one: what it set out

@@ -48,11 +48,7 @@ func FindHooks(dir string) (Hooks, error) {
 	if r == nil {
 		return Hooks{}, fmt.Errorf("%s: %w", dir, ErrNotGit)
 	}
-	wt, err := r.Worktree()
-	if err != nil {
-		return Hooks{}, fmt.Errorf("open repository %s: %w", dir, err)
-	}
-	top, err := filepath.EvalSymlinks(wt.Filesystem.Root())
+	top, _, err := Worktree(root)
 	if err != nil {
 		return Hooks{}, err
 	}
@@ -139,4 +135,28 @@ func Init(dir string) (bool, error) {
 		return false, fmt.Errorf("git init %s: %w", dir, err)
 	}
 	return err == nil, nil
+}
+
+// Worktree returns the top level of the git worktree holding dir, and
+// dir's slash path relative to it ("" at the top); ErrNotGit when dir is
+// in no git repository. GitHub reads workflows only from the top level's
+// .github folder, and names the files of annotations from there.
+func Worktree(dir string) (top, prefix string, err error) {
+	root, err := resolveDir(dir)
+	if err != nil {
+		return "", "", err
+	}
+	r, prefix, err := openGit(root)
+	if err != nil {
+		return "", "", fmt.Errorf("open repository %s: %w", dir, err)
+	}
+	if r == nil {
+		return "", "", fmt.Errorf("%s: %w", dir, ErrNotGit)
+	}
+	wt, err := r.Worktree()
+	if err != nil {
+		return "", "", fmt.Errorf("open repository %s: %w", dir, err)
+	}
+	top, err = filepath.EvalSymlinks(wt.Filesystem.Root())
+	return top, prefix, err
 }
