@@ -50,5 +50,5 @@ func laterOf(ctx context.Context, clock *stopwatch, docs *export.Site, budget in
 	if err := errors.Join(interrupted(ctx), bootErr, staticErr, siteErr); err != nil {
 		return export.Later{}, err
 	}
-	return export.Later{Similar: similar, Budget: budget, Files: slices.Concat(boot, static, schemas), Slices: areas}, nil
+	return export.Later{Similar: similar, Budget: budget, Files: slices.Concat(boot, static, schemas), Slices: areas, Schemas: site.SchemaMaps()}, nil
 }

@@ -98,12 +98,24 @@ func validateAll(t *testing.T, out string) map[string]int {
 }
 
 // checkOutput validates every JSON file under out against the schema
-// site.SchemaPath names for it, and checks that the manifest lists every
+// the manifest's schemas name for it (which must be the one
+// site.SchemaPath names), and checks that the manifest lists every
 // schema. It returns how many files each schema validated and the
 // problems found: a file without a schema, or that does not validate.
 func checkOutput(out string) (map[string]int, []string, error) {
 	schemas, names, err := compileSchemas(out)
 	if err != nil {
+		return nil, nil, err
+	}
+	var m struct {
+		Files   []string
+		Schemas []export.SchemaMap
+	}
+	data, err := os.ReadFile(filepath.Join(out, "api", "v1", "index.json"))
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, nil, err
 	}
 	byName := map[string]int{}
@@ -117,10 +129,13 @@ func checkOutput(out string) (map[string]int, []string, error) {
 		if strings.HasPrefix(rel, export.SchemaDir) {
 			return nil // a schema, which its compilation checked
 		}
-		schemaPath, ok := site.SchemaPath(rel)
+		schemaPath, ok := export.MatchSchema(m.Schemas, rel)
 		if !ok {
-			problems = append(problems, rel+" has no schema")
+			problems = append(problems, rel+" has no schema in the manifest")
 			return nil
+		}
+		if want, _ := site.SchemaPath(rel); schemaPath != want {
+			problems = append(problems, fmt.Sprintf("%s: the manifest names the schema %s, site.SchemaPath %s", rel, schemaPath, want))
 		}
 		name := filepath.Base(schemaPath)
 		sch := schemas[name]
@@ -148,14 +163,6 @@ func checkOutput(out string) (map[string]int, []string, error) {
 		return nil, nil, err
 	}
 	// The manifest lists every schema.
-	var m struct{ Files []string }
-	data, err := os.ReadFile(filepath.Join(out, "api", "v1", "index.json"))
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, nil, err
-	}
 	for _, name := range names {
 		if !slices.Contains(m.Files, export.SchemaDir+name) {
 			problems = append(problems, "index.json does not list "+export.SchemaDir+name)

@@ -1,7 +1,7 @@
 package site
 
 import (
-	"path"
+	"slices"
 
 	"github.com/engramhq/engram/indexer/export"
 )
@@ -57,18 +57,20 @@ func SchemaFiles() ([]export.File, error) {
 
 func schemaName(kind string) string { return "site-" + kind }
 
-// SchemaPath is where the schema of any JSON file of a build's output is
-// published: the API's and feed.json's (export.SchemaPath), and the
-// site's own twins'. ok is false for a file without a schema: not JSON,
-// or a schema itself.
-func SchemaPath(file string) (string, bool) {
-	if p, ok := export.SchemaPath(file); ok {
-		return p, true
-	}
+// SchemaMaps name the schemas of the site's own JSON files (its pages'
+// twins), after the API's (export.SchemaMaps) in the manifest.
+func SchemaMaps() []export.SchemaMap {
+	var m []export.SchemaMap
 	for _, sc := range twinSchemas() {
-		if ok, _ := path.Match(sc.file, file); ok {
-			return export.SchemaDir + schemaName(sc.kind) + ".schema.json", true
-		}
+		m = append(m, export.SchemaMap{Files: sc.file, Schema: export.SchemaDir + schemaName(sc.kind) + ".schema.json"})
 	}
-	return "", false
+	return m
+}
+
+// SchemaPath is where the schema of any JSON file of a build's output is
+// published, as the manifest's schemas name it: the API's and
+// feed.json's, and the site's own twins'. ok is false for a file without
+// a schema: not JSON, or a schema itself.
+func SchemaPath(file string) (string, bool) {
+	return export.MatchSchema(slices.Concat(export.SchemaMaps(), SchemaMaps()), file)
 }

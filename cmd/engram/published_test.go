@@ -24,6 +24,7 @@ func checkPublished(t *testing.T, public, base string) {
 	if base != "" {
 		validateSitemap(t, filepath.Join(public, "sitemap.xml"))
 		checkRSS(t, filepath.Join(public, "index.xml"), base)
+		checkFeedTitles(t, public)
 	}
 	checkJSONFeed(t, filepath.Join(public, "feed.json"), base)
 	checkLLMsLinks(t, public, base)
@@ -116,6 +117,45 @@ func checkRSS(t *testing.T, file, base string) {
 		if !strings.HasPrefix(l, base) {
 			t.Errorf("index.xml links %q, not an absolute URL under %s", l, base)
 		}
+	}
+}
+
+// checkFeedTitles: feed.json titles each episode as the RSS feed does
+// (its page's title, the task's headline), never by its id alone.
+func checkFeedTitles(t *testing.T, public string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(public, "index.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rss struct {
+		Items []struct {
+			Title string `xml:"title"`
+			Link  string `xml:"link"`
+		} `xml:"channel>item"`
+	}
+	if err := xml.Unmarshal(data, &rss); err != nil {
+		t.Fatal(err)
+	}
+	rssTitle := map[string]string{}
+	for _, it := range rss.Items {
+		rssTitle[it.Link] = it.Title
+	}
+	var feed struct {
+		Items []struct{ Title, URL string }
+	}
+	readJSONFile(t, filepath.Join(public, "feed.json"), &feed)
+	matched := 0
+	for _, it := range feed.Items {
+		if want, ok := rssTitle[it.URL]; ok {
+			matched++
+			if it.Title != want || strings.HasPrefix(it.Title, "EPISODE-") {
+				t.Errorf("feed.json titles %s %q; the RSS feed %q", it.URL, it.Title, want)
+			}
+		}
+	}
+	if matched == 0 {
+		t.Error("no episode of feed.json is an item of the RSS feed")
 	}
 }
 

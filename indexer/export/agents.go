@@ -32,6 +32,8 @@ type FeedItem struct {
 // FeedVersion is the JSON Feed version feed.json follows.
 const feedVersion = "https://jsonfeed.org/version/1.1"
 
+// feed is feed.json. An item is titled by its episode's headline (its
+// task), as the RSS feed's item is by its page's title, not by its id.
 func (s *Site) feed() Feed {
 	f := Feed{
 		Version: feedVersion, Title: s.Title + ": episodes", HomePageURL: s.atRoot(s.BaseURL), FeedURL: s.atRoot(s.BaseURL + "feed.json"),
@@ -45,7 +47,7 @@ func (s *Site) feed() Feed {
 			fmt.Fprintf(&text, "Lesson: %s\n", l)
 		}
 		f.Items = append(f.Items, FeedItem{
-			ID: s.atRoot(e.URL), URL: s.atRoot(e.URL), Title: e.Title, ContentText: text.String(),
+			ID: s.atRoot(e.URL), URL: s.atRoot(e.URL), Title: EpisodeHeadline(e.Task, e.ID), ContentText: text.String(),
 			Summary: e.Outcome + ": " + e.Task, DatePublished: e.Created, DateModified: e.Updated, Tags: e.Tags,
 		})
 	}

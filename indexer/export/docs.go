@@ -458,6 +458,19 @@ type Manifest struct {
 	// BootstrapSlices index the bootstraps by area (SPEC §4.1): the
 	// session-start hook fetches the one for the folder it works in.
 	BootstrapSlices []BootstrapSlice `json:"bootstrap_slices"`
+	// Schemas name the schema of every JSON file of the output, by its
+	// path: the first whose Files matches a path names its schema. A
+	// client that has read the manifest can validate any file it fetches.
+	Schemas []SchemaMap `json:"schemas"`
+}
+
+// SchemaMap names the schema of the JSON files at one kind of path.
+type SchemaMap struct {
+	// Files is a path.Match pattern of paths from the site's root, in
+	// which * stands for any part of one path element.
+	Files string `json:"files"`
+	// Schema is the path of the schema from the site's root.
+	Schema string `json:"schema"`
 }
 
 // BootstrapSlice is one area's bootstrap: the folder ("scripts",
@@ -507,6 +520,9 @@ type Site struct {
 	// are set by With, on a copy.
 	Extra  []File
 	Budget int
+	// LateSchemas name the schemas of the JSON files of Extra that
+	// SchemaMaps does not; set by With.
+	LateSchemas []SchemaMap
 }
 
 // Lesson is an item of lessons.json: a cluster of lessons that say the

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -79,6 +80,7 @@ func (s *Site) Files() ([]File, error) {
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	m := s.Manifest
+	m.Schemas = slices.Concat(SchemaMaps(), s.LateSchemas)
 	m.Files = []string{"api/v1/index.json"}
 	for _, f := range files {
 		m.Files = append(m.Files, f.Path)

@@ -14,6 +14,9 @@ type Later struct {
 	Files []File
 	// Slices index the bootstraps by area, in the manifest.
 	Slices []BootstrapSlice
+	// Schemas name the schemas of the JSON files of Files that
+	// SchemaMaps does not (the site's own), in the manifest.
+	Schemas []SchemaMap
 }
 
 // With returns the documents to publish: s with what the later stages
@@ -29,6 +32,7 @@ func (s *Site) With(l Later) *Site {
 	}
 	out.Budget = l.Budget
 	out.Manifest.BootstrapSlices = append([]BootstrapSlice{}, l.Slices...)
+	out.LateSchemas = slices.Clone(l.Schemas)
 	out.Extra = slices.Concat(s.Extra, l.Files)
 	return &out
 }

@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"path"
 	"reflect"
 	"regexp"
 	"sort"
@@ -164,42 +165,46 @@ func SchemaFile(name, title string, v any) (File, error) {
 // SchemaDir is the folder of the published schemas.
 const SchemaDir = "api/v1/schema/"
 
-// SchemaPath is where the schema of an API file is published:
-// api/v1/schema/<name>.schema.json, with episodes/<slug>.json,
-// patterns/<slug>.json and workflows/<slug>.json under episode, pattern
-// and workflow, and feed.json's under feed. ok is false for a file
-// without a schema (Markdown, text, the schemas themselves) and for the
-// site's own JSON twins, which site.SchemaPath maps.
+// SchemaMaps name the schema of every JSON file of the API and of
+// feed.json, in the order they are tried: the files of a collection
+// (episodes/<slug>.json) under its member's schema (episode), a search
+// tier (search/t/<prefix>-<n>.json) before the terms files, each other
+// file under its own name. The site's own JSON twins are site.SchemaMaps'.
+func SchemaMaps() []SchemaMap {
+	var m []SchemaMap
+	add := func(files, name string) { m = append(m, SchemaMap{files, SchemaDir + name + ".schema.json"}) }
+	add("feed.json", "feed")
+	add("api/v1/search/meta.json", "search-meta")
+	add("api/v1/search/t/*-*.json", "search-tier")
+	add("api/v1/search/t/*.json", "search-terms")
+	add("api/v1/search/d/*.json", "search-docs")
+	for _, c := range []struct{ dir, name string }{
+		{"episodes", "episode"}, {"patterns", "pattern"}, {"workflows", "workflow"}, {"notes", "note"},
+		{"bootstrap", "bootstrap"}, // an area's slice is a bootstrap
+	} {
+		add("api/v1/"+c.dir+"/*.json", c.name)
+	}
+	for _, name := range []string{"index", "bootstrap", "episodes", "patterns", "antipatterns", "graph", "health",
+		"lessons", "pending", "workflows", "diagnostics"} {
+		add("api/v1/"+name+".json", name)
+	}
+	return m
+}
+
+// SchemaPath is where the schema of an API file is published, as
+// SchemaMaps name it: api/v1/schema/<name>.schema.json. ok is false for a
+// file without a schema (Markdown, text, the schemas themselves) and for
+// the site's own JSON twins, which site.SchemaPath maps.
 func SchemaPath(file string) (string, bool) {
-	if file == "feed.json" {
-		return SchemaDir + "feed.schema.json", true
+	return MatchSchema(SchemaMaps(), file)
+}
+
+// MatchSchema is the schema the first of maps that matches file names.
+func MatchSchema(maps []SchemaMap, file string) (string, bool) {
+	for _, m := range maps {
+		if ok, _ := path.Match(m.Files, file); ok {
+			return m.Schema, true
+		}
 	}
-	rest, ok := strings.CutPrefix(file, "api/v1/")
-	if !ok || !strings.HasSuffix(rest, ".json") || strings.HasPrefix(rest, "schema/") {
-		return "", false
-	}
-	name := strings.TrimSuffix(rest, ".json")
-	switch {
-	case name == "search/meta":
-		name = "search-meta"
-	case strings.HasPrefix(name, "search/t/") && strings.Contains(name, "-"):
-		name = "search-tier"
-	case strings.HasPrefix(name, "search/t/"):
-		name = "search-terms"
-	case strings.HasPrefix(name, "search/d/"):
-		name = "search-docs"
-	case strings.HasPrefix(name, "episodes/"):
-		name = "episode"
-	case strings.HasPrefix(name, "patterns/"):
-		name = "pattern"
-	case strings.HasPrefix(name, "workflows/"):
-		name = "workflow"
-	case strings.HasPrefix(name, "notes/"):
-		name = "note"
-	case strings.HasPrefix(name, "bootstrap/"):
-		name = "bootstrap" // an area's slice is a bootstrap
-	case strings.Contains(name, "/"):
-		return "", false
-	}
-	return SchemaDir + name + ".schema.json", true
+	return "", false
 }
