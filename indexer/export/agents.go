@@ -74,7 +74,7 @@ func (s *Site) llmsTxt(budget int) []byte {
 	fmt.Fprintf(&w, "- [Bootstrap (JSON)](%sbootstrap.json): the same, as JSON; the same for one area of the repository in bootstrap/AREA.md, listed in the manifest's bootstrap_slices\n", api)
 	fmt.Fprintf(&w, "- [Antipatterns](%santipatterns.json): what fails, worst first\n", api)
 	w.WriteString("\n## API\n\n")
-	fmt.Fprintf(&w, "- [Manifest](%sindex.json): every file, counts, commit and reference time\n", api)
+	fmt.Fprintf(&w, "- [Manifest](%sindex.json): every file and the schema of each JSON file, counts, commit and reference time\n", api)
 	fmt.Fprintf(&w, "- [Episodes](%sepisodes.json): every episode in brief, newest first; each links its full JSON\n", api)
 	fmt.Fprintf(&w, "- [Patterns](%spatterns.json): patterns with declared and measured success rates, confidence and causal edges\n", api)
 	fmt.Fprintf(&w, "- [Lessons](%slessons.json): lessons of all episodes, clustered, most recurring first\n", api)
