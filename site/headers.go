@@ -40,8 +40,7 @@ const csp = "default-src 'none'; style-src 'self'; img-src 'self'; script-src 's
 // another being overridden. The order is then of no consequence. What no
 // rule sets the host sends as it would anyway: the pages' Cache-Control
 // is the one Netlify and Cloudflare Pages send by default (DefaultHeaders),
-// and a file's Content-Type the one of its extension, but for Markdown,
-// which gets its charset.
+// and a page's Content-Type the one of its extension.
 var HeaderRules = []HeaderRule{
 	// Every response: the policy and the two headers beside it.
 	{"/*", []Header{
@@ -58,7 +57,11 @@ var HeaderRules = []HeaderRule{
 		{"Access-Control-Allow-Origin", "*"},
 		{"Cache-Control", "public, max-age=300"},
 	}},
-	// The Markdown bootstraps, whole and by area, say their charset.
+	// The API's files say their type and charset: JSON, and the Markdown
+	// bootstraps, whole and by area. (A splat inside a path's last element
+	// matches across folders on both hosts: Netlify's parser makes it
+	// "(.*)", Cloudflare's rules engine too.)
+	{"/api/*.json", []Header{{"Content-Type", "application/json; charset=utf-8"}}},
 	{"/api/v1/bootstrap.md", []Header{{"Content-Type", markdownType}}},
 	{"/api/v1/bootstrap/*.md", []Header{{"Content-Type", markdownType}}},
 	// llms.txt and the feeds are for agents and readers too.

@@ -123,7 +123,7 @@ func TestHeadersOnePerPath(t *testing.T) {
 					t.Errorf("%s: engram serve sends %v, Cloudflare %v", p, got, joined)
 				}
 			}
-			wantTypes := map[string]string{"/api/v1/bootstrap.md": "text/markdown; charset=utf-8", "/feed.json": "application/feed+json; charset=utf-8", "/api/v1/index.json": ""}
+			wantTypes := map[string]string{"/api/v1/bootstrap.md": "text/markdown; charset=utf-8", "/feed.json": "application/feed+json; charset=utf-8", "/api/v1/index.json": "application/json; charset=utf-8", "/api/v1/bootstrap/tag-ci.json": "application/json; charset=utf-8", "/episodes/index.json": ""}
 			for p, want := range wantTypes {
 				if got, _ := cloudflareHeaders(written, p); got.Get("Content-Type") != want {
 					t.Errorf("%s: Content-Type %q, want %q", p, got.Get("Content-Type"), want)

@@ -89,6 +89,8 @@ func TestMatchHeaderRule(t *testing.T) {
 		{"/api/v1/bootstrap/*.md", "/api/v1/bootstrap/tag-ci.md", true},
 		{"/api/v1/bootstrap/*.md", "/api/v1/bootstrap/tag-ci.json", false},
 		{"/api/v1/bootstrap/*.md", "/api/v1/bootstrap.md", false},
+		{"/api/*.json", "/api/v1/episodes/x.json", true},
+		{"/api/*.json", "/api/v1/bootstrap.md", false},
 		{"/llms.txt", "/llms.txt", true},
 		{"/llms.txt", "/llms.txt/", false},
 	} {
