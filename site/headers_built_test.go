@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,23 +23,44 @@ import (
 )
 
 // builtSites builds the demo and a generated repository without a base
-// URL and returns their outputs by name.
+// URL, once for the tests that read them, and returns their outputs by
+// name.
 func builtSites(t *testing.T) map[string]string {
 	t.Helper()
-	generated := t.TempDir()
+	built.once.Do(func() { built.outs, built.err = buildSites() })
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.outs
+}
+
+var built struct {
+	once sync.Once
+	outs map[string]string
+	err  error
+}
+
+// buildSites makes the sites of builtSites in a folder of its own, left
+// to the test binary's TestMain, which removes its temporary directory.
+func buildSites() (map[string]string, error) {
+	root, err := os.MkdirTemp(os.Getenv("XDG_CACHE_HOME"), "engram-headers-")
+	if err != nil {
+		return nil, err
+	}
+	generated := filepath.Join(root, "generated")
 	if err := source.WriteRepo(generated, gen.Generate(gen.Sized(60)).Commits); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 	outs := map[string]string{}
 	for name, repo := range map[string]string{"demo": filepath.Join("..", "content"), "generated": generated} {
-		out := filepath.Join(t.TempDir(), "public")
+		out := filepath.Join(root, name+"-public")
 		if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, Now: &now}); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		outs[name] = out
 	}
-	return outs
+	return outs, nil
 }
 
 // servedPaths are the URL paths of every file of a built site that a host
