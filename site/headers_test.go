@@ -48,6 +48,16 @@ func TestHeadersFile(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	// Cloudflare Pages reads at most 100 rules, of lines of at most 2,000
+	// characters.
+	if len(HeaderRules) > 100 {
+		t.Errorf("%d rules: Cloudflare Pages reads 100", len(HeaderRules))
+	}
+	for _, line := range strings.Split(string(renderHeaders()), "\n") {
+		if len(line) > 2000 {
+			t.Errorf("a line of %d characters: Cloudflare Pages reads 2,000: %.80s", len(line), line)
+		}
+	}
 }
 
 // TestCheckRulePath: a rule's path the hosts would read otherwise than
