@@ -101,9 +101,10 @@ func HeadersFor(urlPath string) http.Header {
 
 // matchHeaderRule reports whether rule matches urlPath as Cloudflare
 // Pages matches it: a "*" (one at most) matches any run of characters,
-// slashes included, and the rest must equal the path. Netlify matches the
-// rules engram writes the same way: their splat is the last thing in the
-// path, or within its last element.
+// slashes included, and the rest must equal the path. Netlify matches a
+// little more (a trailing slash is optional, case is ignored, and "/css/*"
+// also matches "/cssx"), which over the paths a site has makes the same
+// choice: TestHeadersNetlifyParser applies Netlify's own patterns.
 func matchHeaderRule(rule, urlPath string) bool {
 	before, after, splat := strings.Cut(rule, "*")
 	if !splat {
