@@ -178,7 +178,7 @@ func TestSubpath(t *testing.T) {
 // link and asset of it answers 200: its links are from the site's root,
 // not relative to a page it is not at.
 func TestNotFoundAtDepth(t *testing.T) {
-	out := buildRelative(t)
+	out := builtSites(t)["demo"] // without a base URL, as buildRelative's
 	srv := httptest.NewServer(site.Handler(out, ""))
 	t.Cleanup(srv.Close)
 	bin := browsertest.Chromium(t)
