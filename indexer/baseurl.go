@@ -18,7 +18,7 @@ import (
 type BaseURL struct {
 	URL string
 	// From names the setting it came from: "--base-url", "engram.toml",
-	// or the host's variable ("$URL", "$DEPLOY_PRIME_URL").
+	// or the host's variable ("$URL", "$CF_PAGES_URL", "$VERCEL_URL"...).
 	From string
 	// Why says why a setting that was given is not used.
 	Why string

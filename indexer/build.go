@@ -32,9 +32,10 @@ type Options struct {
 	Repo    string
 	Out     string
 	BaseURL string // overrides engram.toml's base_url when set
-	// HostURL is the deploy URL the host gave the build (Netlify's $URL),
-	// used when neither BaseURL nor engram.toml gives one; HostURLFrom
-	// names it ("$URL"). The caller reads the environment, never engram.
+	// HostURL is the deploy URL the host gave the build (Netlify's $URL,
+	// Cloudflare's $CF_PAGES_URL...), used when neither BaseURL nor
+	// engram.toml gives one; HostURLFrom names it ("$URL"). The caller
+	// reads the environment, never engram.
 	HostURL, HostURLFrom string
 	Now                  *time.Time // reference time; default the commit time
 	Force                bool       // publish even if the build would drop most notes

@@ -9,7 +9,7 @@ import (
 )
 
 // TestHeadersFile: the _headers a build writes reads back, in Netlify's
-// format, as the rules the preview server sends; a later rule wins.
+// format, as the rules the preview server sends.
 func TestHeadersFile(t *testing.T) {
 	var got []HeaderRule
 	sc := bufio.NewScanner(bytes.NewReader(renderHeaders()))
@@ -40,8 +40,75 @@ func TestHeadersFile(t *testing.T) {
 	if h := HeadersFor("/api/v1/bootstrap.md"); h.Get("Content-Type") != "text/markdown; charset=utf-8" || h.Get("Access-Control-Allow-Origin") != "*" || !strings.Contains(h.Get("Content-Security-Policy"), "default-src 'none'") {
 		t.Errorf("bootstrap.md headers: %v", h)
 	}
-	if h := HeadersFor("/css/engram.css"); h.Get("Cache-Control") == HeadersFor("/").Get("Cache-Control") {
-		t.Errorf("the stylesheet has the pages' cache rule: %v", h)
+	if h := HeadersFor("/css/engram.css"); h.Get("Cache-Control") != assetCache {
+		t.Errorf("the stylesheet's headers: %v", h)
+	}
+	for _, r := range HeaderRules {
+		if err := checkRulePath(r.For); err != nil {
+			t.Error(err)
+		}
+	}
+	// Cloudflare Pages reads at most 100 rules, of lines of at most 2,000
+	// characters.
+	if len(HeaderRules) > 100 {
+		t.Errorf("%d rules: Cloudflare Pages reads 100", len(HeaderRules))
+	}
+	for _, line := range strings.Split(string(renderHeaders()), "\n") {
+		if len(line) > 2000 {
+			t.Errorf("a line of %d characters: Cloudflare Pages reads 2,000: %.80s", len(line), line)
+		}
+	}
+}
+
+// TestCheckRulePath: a rule's path the hosts would read otherwise than
+// engram matches it is refused.
+func TestCheckRulePath(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		ok   bool
+	}{
+		{"/*", true},
+		{"/api/v1/bootstrap/*.md", true},
+		{"/llms.txt", true},
+		{"/a b", false},
+		{"/a\tb", false},
+		{"api/*", false},
+		{"", false},
+		{"/*/x/*", false},
+		{"/episodes/:slug", false},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			if err := checkRulePath(tc.path); (err == nil) != tc.ok {
+				t.Errorf("checkRulePath(%q) = %v, want ok %v", tc.path, err, tc.ok)
+			}
+		})
+	}
+}
+
+// TestMatchHeaderRule: a splat matches any run of characters, slashes
+// included, where it stands; the rest of the path must be equal.
+func TestMatchHeaderRule(t *testing.T) {
+	for _, tc := range []struct {
+		rule, path string
+		want       bool
+	}{
+		{"/*", "/", true},
+		{"/*", "/episodes/x/", true},
+		{"/css/*", "/css/engram.css", true},
+		{"/css/*", "/cssx", false},
+		{"/api/v1/bootstrap/*.md", "/api/v1/bootstrap/tag-ci.md", true},
+		{"/api/v1/bootstrap/*.md", "/api/v1/bootstrap/tag-ci.json", false},
+		{"/api/v1/bootstrap/*.md", "/api/v1/bootstrap.md", false},
+		{"/api/*.json", "/api/v1/episodes/x.json", true},
+		{"/api/*.json", "/api/v1/bootstrap.md", false},
+		{"/llms.txt", "/llms.txt", true},
+		{"/llms.txt", "/llms.txt/", false},
+	} {
+		t.Run(tc.rule+" "+tc.path, func(t *testing.T) {
+			if got := matchHeaderRule(tc.rule, tc.path); got != tc.want {
+				t.Errorf("matchHeaderRule(%q, %q) = %v, want %v", tc.rule, tc.path, got, tc.want)
+			}
+		})
 	}
 }
 

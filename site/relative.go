@@ -34,7 +34,7 @@ type relativeFs struct {
 
 func (f relativeFs) Create(name string) (afero.File, error) {
 	file, err := f.Fs.Create(name)
-	if err != nil || !strings.HasSuffix(name, ".html") {
+	if err != nil || !f.relative(name) {
 		return file, err
 	}
 	return &relativeFile{File: file, up: upToRoot(f.root, name)}, nil
@@ -42,10 +42,20 @@ func (f relativeFs) Create(name string) (afero.File, error) {
 
 func (f relativeFs) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
 	file, err := f.Fs.OpenFile(name, flag, perm)
-	if err != nil || flag&(os.O_WRONLY|os.O_RDWR) == 0 || !strings.HasSuffix(name, ".html") {
+	if err != nil || flag&(os.O_WRONLY|os.O_RDWR) == 0 || !f.relative(name) {
 		return file, err
 	}
 	return &relativeFile{File: file, up: upToRoot(f.root, name)}, nil
+}
+
+// relative reports whether the links of the file name are made relative:
+// those of every HTML page but the 404 page at the root. A host serves
+// that one at whatever address was missing (/episodes/x/y/z/), where a
+// link relative to the root would not resolve; its links stay from the
+// site's root, right where the site is served at the host's root. Opened
+// from disk, or served under a path, it is unstyled: docs/publishing.md.
+func (f relativeFs) relative(name string) bool {
+	return strings.HasSuffix(name, ".html") && filepath.Clean(name) != filepath.Join(f.root, "404.html")
 }
 
 // upToRoot is the path from the folder of file to root: "" or "../../".

@@ -172,6 +172,45 @@ func TestSubpath(t *testing.T) {
 	}
 }
 
+// TestNotFoundAtDepth: a site built without a base URL, served at a
+// host's root, answers a deep missing path with its 404 page (as Netlify
+// serves 404.html there), and in chromium that page is styled and every
+// link and asset of it answers 200: its links are from the site's root,
+// not relative to a page it is not at.
+func TestNotFoundAtDepth(t *testing.T) {
+	out := builtSites(t)["demo"] // without a base URL, as buildRelative's
+	srv := httptest.NewServer(site.Handler(out, ""))
+	t.Cleanup(srv.Close)
+	bin := browsertest.Chromium(t)
+	ctx := browsertest.New(t, bin)
+	for _, p := range []string{"/nope", "/episodes/x/y/z/", "/" + strings.Repeat("deep/", 50)} {
+		t.Run(p[:min(len(p), 20)], func(t *testing.T) {
+			if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+p), chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
+				t.Fatal(err)
+			}
+			// engram.css sets main's width: unstyled, it would be "none".
+			width, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("h1").textContent + " " + getComputedStyle(document.querySelector("main")).maxWidth`))
+			if err != nil || !strings.HasPrefix(width, "Not found ") || strings.HasSuffix(width, " none") {
+				t.Errorf("%s: the 404 page is not styled: %q (%v)", p, width, err)
+			}
+			links, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("a[href]:not([href^='#']), link[href], script[src]")).map(function (e) { return new URL(e.getAttribute("href") || e.getAttribute("src"), location.href).href; })`))
+			if err != nil || len(links) < 5 {
+				t.Fatalf("%s: links %v (%v)", p, links, err)
+			}
+			for _, l := range links {
+				res, err := http.Get(l)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res.Body.Close()
+				if res.StatusCode != http.StatusOK {
+					t.Errorf("%s: the 404 page links %s, which answers %s", p, l, res.Status)
+				}
+			}
+		})
+	}
+}
+
 // crawlSite fetches every page reachable from start, the site's root,
 // and checks that each link and asset of each names a page under start
 // that answers 200.

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/engramhq/engram/indexer"
@@ -64,7 +65,7 @@ func cmdBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if b.Why != "" {
 			why = " (" + b.Why + ")"
 		}
-		fmt.Fprintf(stderr, "engram: no base URL%s: the sitemap, RSS, feed.json and llms.txt link relatively, which their readers may not follow; give one with --base-url, base_url in engram.toml, or by building on Netlify. The pages link relatively and work from disk or under any path.\n", why)
+		fmt.Fprintf(stderr, "engram: no base URL%s: the sitemap, RSS, feed.json and llms.txt link relatively, which their readers may not follow; give one with --base-url, base_url in engram.toml, or by building on a host that names it (Netlify, Cloudflare Pages, Vercel, GitLab Pages: docs/publishing.md). The pages link relatively and work from disk or under any path.\n", why)
 	case !b.Absolute():
 		fmt.Fprintf(stderr, "engram: the base URL %s (%s) has no host: the sitemap, RSS, feed.json and llms.txt link with paths, which their readers may not follow; give the whole URL (https://host%s).\n", b.URL, b.From, b.URL)
 	}
@@ -191,20 +192,62 @@ func fileURL(file string) string {
 }
 
 // hostURL is the deploy URL the host gives the build in its environment
-// (SPEC §4): Netlify sets URL, the site's main address, and for deploy
-// previews and branch deploys (CONTEXT) DEPLOY_PRIME_URL, the address of
-// that deploy. It returns the URL and the variable's name.
+// (SPEC §4, docs/publishing.md), and the variable's name; "" where none
+// is set. The hosts' own variables come first, Netlify's URL (a name any
+// environment may hold) last:
+//   - Cloudflare Pages: CF_PAGES_URL, the deployment's own address (it has
+//     none for the production domain: engram.toml's base_url gives that);
+//   - Vercel: for a production deploy (VERCEL_ENV) the project's production
+//     address, VERCEL_PROJECT_PRODUCTION_URL; else the branch's,
+//     VERCEL_BRANCH_URL, or the deployment's, VERCEL_URL: hosts without a
+//     scheme, served over https;
+//   - GitLab Pages: CI_PAGES_URL, the Pages address, with the project's path;
+//   - Netlify: URL, the site's main address, and for deploy previews and
+//     branch deploys (CONTEXT) DEPLOY_PRIME_URL, the address of that deploy.
+//
+// A value that is not an http(s) URL is returned as it is: the build says
+// so and makes the site relative (indexer.resolveBaseURL).
 func hostURL(getenv func(string) string) (string, string) {
+	for _, host := range []func(func(string) string) (string, string){cloudflareURL, vercelURL, gitlabURL, netlifyURL} {
+		if u, from := host(getenv); u != "" {
+			return u, from
+		}
+	}
+	return "", ""
+}
+
+func cloudflareURL(getenv func(string) string) (string, string) {
+	return getenv("CF_PAGES_URL"), "$CF_PAGES_URL"
+}
+
+func vercelURL(getenv func(string) string) (string, string) {
+	names := []string{"VERCEL_BRANCH_URL", "VERCEL_URL"}
+	if getenv("VERCEL_ENV") == "production" {
+		names = []string{"VERCEL_PROJECT_PRODUCTION_URL", "VERCEL_URL"}
+	}
+	for _, name := range names {
+		if h := strings.TrimSpace(getenv(name)); h != "" {
+			if !strings.Contains(h, "://") {
+				h = "https://" + h
+			}
+			return h, "$" + name
+		}
+	}
+	return "", ""
+}
+
+func gitlabURL(getenv func(string) string) (string, string) {
+	return getenv("CI_PAGES_URL"), "$CI_PAGES_URL"
+}
+
+func netlifyURL(getenv func(string) string) (string, string) {
 	switch getenv("CONTEXT") {
 	case "deploy-preview", "branch-deploy":
 		if u := getenv("DEPLOY_PRIME_URL"); u != "" {
 			return u, "$DEPLOY_PRIME_URL"
 		}
 	}
-	if u := getenv("URL"); u != "" {
-		return u, "$URL"
-	}
-	return "", ""
+	return getenv("URL"), "$URL"
 }
 
 func severityCounts(ds []note.Diagnostic) (errs, warns, infos int) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -72,7 +73,7 @@ func TestServeLiveReloadInBrowser(t *testing.T) {
 	if !strings.Contains(banner, `outcome "<b>bogus</b>" is not`) {
 		t.Errorf("the banner reads %q, want the diagnostic as text", banner)
 	}
-	if position != "sticky" {
+	if position != "relative" {
 		t.Errorf("the banner's position is %q: serve.css did not apply", position)
 	}
 	if loc, err := chromedp.Run(ctx, chromedp.Location()); err != nil || loc != page {
@@ -80,5 +81,50 @@ func TestServeLiveReloadInBrowser(t *testing.T) {
 	}
 	if p := problems.Take(); len(p) > 0 {
 		t.Errorf("the browser reported:\n%s", strings.Join(p, "\n"))
+	}
+}
+
+// TestServeBannerLeavesTheHeader: the error banner of engram serve, at a
+// phone's width and a desktop's, covers none of the site's header: at the
+// centre of every link of the header in view, the page has that link, at
+// the top of the page and scrolled half way down the banner; the banner
+// fits the screen's width.
+func TestServeBannerLeavesTheHeader(t *testing.T) {
+	bin := browsertest.Chromium(t)
+	repo := demoCopy(t)
+	editFile(t, repo, demoEpisode, "outcome: success", `outcome: "`+strings.Repeat("bogus-", 60)+`"`)
+	s := startServe(t, repo)
+	ctx := browsertest.New(t, bin)
+	page := s.url + strings.TrimPrefix(demoEpisodePage, "/")
+	const covered = `(function () {
+  var out = [];
+  document.querySelectorAll("header.site a").forEach(function (a) {
+    var r = a.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (r.width === 0 || x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) { return; }
+    var at = document.elementFromPoint(x, y);
+    if (!at || !a.contains(at)) { out.push(a.getAttribute("href") + " is under " + (at ? at.className || at.tagName : "nothing")); }
+  });
+  return out;
+})()`
+	for _, width := range []int64{390, 1280} {
+		t.Run(strconv.FormatInt(width, 10), func(t *testing.T) {
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 800), chromedp.Navigate(page)); err != nil {
+				t.Fatal(err)
+			}
+			waitInPage(t, ctx, "showed the error banner", `!!document.querySelector(".engram-serve-errors") && !!document.querySelector("header.site a")`)
+			for _, scroll := range []string{"0", `document.querySelector(".engram-serve-errors").offsetHeight / 2`} {
+				got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`window.scrollTo(0, `+scroll+`), `+covered))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) > 0 {
+					t.Errorf("scrolled to %s: %v", scroll, got)
+				}
+			}
+			right, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector(".engram-serve-errors").getBoundingClientRect().right - innerWidth`))
+			if err != nil || right > 0 {
+				t.Errorf("the banner runs %v px past the screen (%v)", right, err)
+			}
+		})
 	}
 }

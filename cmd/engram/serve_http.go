@@ -115,6 +115,7 @@ type injector struct {
 	g    *generation
 	head bool          // a HEAD request: no body to change
 	page *bytes.Buffer // the page held back; nil when passing through
+	code int           // the status of the page held back
 	sent bool
 }
 
@@ -126,10 +127,12 @@ func (in *injector) WriteHeader(code int) {
 	}
 	in.sent = true
 	h := in.w.Header()
-	if code == http.StatusOK && strings.HasPrefix(h.Get("Content-Type"), "text/html") {
+	// The site's 404 page gets the additions too: it reloads and shows
+	// the banner like any other.
+	if (code == http.StatusOK || code == http.StatusNotFound) && strings.HasPrefix(h.Get("Content-Type"), "text/html") {
 		h.Del("Last-Modified")
 		if !in.head {
-			in.page = new(bytes.Buffer)
+			in.page, in.code = new(bytes.Buffer), code
 			return
 		}
 		h.Del("Content-Length")
@@ -154,7 +157,7 @@ func (in *injector) finish() {
 	}
 	body := inject(in.page.Bytes(), in.g)
 	in.w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	in.w.WriteHeader(http.StatusOK)
+	in.w.WriteHeader(in.code)
 	in.w.Write(body)
 }
 

@@ -251,6 +251,50 @@ func TestServeShowsAnEdit(t *testing.T) {
 	}
 }
 
+// TestServeNotFound: engram serve answers as Netlify does: a missing page
+// is a 404 with the site's 404.html (with the preview's additions, under
+// the site's headers), not a plain-text 404; the host's files _headers
+// and _redirects are not served; a path with ".." reaches no file.
+func TestServeNotFound(t *testing.T) {
+	s := startServe(t, demoCopy(t))
+	csp := site.HeadersFor("/").Get("Content-Security-Policy")
+	for _, p := range []string{"/episodes/x/y/z/", "/no-such-page/", "/_headers", "/_redirects", "/episodes/a%20b/", "/" + strings.Repeat("a", 2000) + "/"} {
+		t.Run(p[:min(len(p), 40)], func(t *testing.T) {
+			res, body := s.get(t, p)
+			if res.StatusCode != http.StatusNotFound || !strings.Contains(body, "<h1>Not found</h1>") {
+				t.Fatalf("GET %s: %s, want 404 with the site's 404 page:\n%s", p, res.Status, body)
+			}
+			if !strings.Contains(body, `<script src="/_engram/reload.js" defer></script>`) {
+				t.Errorf("GET %s: the 404 page does not reload", p)
+			}
+			if got := res.Header.Get("Content-Security-Policy"); got != csp || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+				t.Errorf("GET %s: headers %v", p, res.Header)
+			}
+			if n, err := strconv.Atoi(res.Header.Get("Content-Length")); err != nil || n != len(body) {
+				t.Errorf("GET %s: Content-Length %q, the body has %d bytes", p, res.Header.Get("Content-Length"), len(body))
+			}
+		})
+	}
+	for _, p := range []string{"/../engram.toml", "/%2e%2e/engram.toml", "/css/%2E%2E/%2e%2e/engram.toml"} {
+		req, err := http.NewRequest(http.MethodGet, strings.TrimSuffix(s.url, "/"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.URL.Opaque = p // sent as it is, not cleaned by the client
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		// The preview's mux sends a path with ".." to its clean form (a
+		// 404 here); site.Handler refuses one that reaches it.
+		if (res.StatusCode != http.StatusBadRequest && res.StatusCode != http.StatusNotFound) || strings.Contains(string(body), "engram configuration") {
+			t.Errorf("GET %s: %s, want 400 or 404:\n%s", p, res.Status, body)
+		}
+	}
+}
+
 // TestServeErrors: an error diagnostic and a refused build show in the
 // terminal and in a banner on the page, escaped; a refused build keeps
 // the last good pages served; a fixed one takes the banner away.
