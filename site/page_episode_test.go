@@ -91,3 +91,26 @@ func TestDecisionFieldsOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestPatternHeading: a pattern's heading is a few words, its title or
+// its name, never its rule (the line under the heading).
+func TestPatternHeading(t *testing.T) {
+	tests := []struct {
+		name string
+		p    export.Pattern
+		want string
+	}{
+		{"title is the id", export.Pattern{ID: "PATTERN-cache-with-ttl", Title: "PATTERN-cache-with-ttl", Trigger: "A hot path", Action: "Cache it"}, "Cache with ttl"},
+		{"no title", export.Pattern{ID: "ANTIPATTERN-big-bang", Trigger: "Several changes", Action: "Ship them together"}, "Big bang"},
+		{"a title of its own", export.Pattern{ID: "PATTERN-x", Title: "Cache *hot* paths", Trigger: "A hot path", Action: "Cache it"}, "Cache hot paths"},
+		{"a long title", export.Pattern{ID: "PATTERN-x", Title: strings.Repeat("y", 300)}, strings.Repeat("y", export.HeadlineRunes-1) + "…"},
+		{"an id alone", export.Pattern{ID: "P1"}, "P1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := patternHeading(tt.p); got != tt.want {
+				t.Errorf("patternHeading = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

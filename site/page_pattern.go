@@ -23,11 +23,15 @@ type patternPage struct {
 }
 
 // patternHTML is the prose of a pattern, rendered, and its charts. The
-// rule is told once: its heading says it in a sentence (the pattern's
-// headline, from the front matter's trigger and action), and When and
+// rule is told once: the line under its heading says it in a sentence
+// (the pattern's headline, from the front matter's trigger and action),
+// and When and
 // Then give the body's own Trigger and Action sections, which say it at
 // length; they are not repeated among the other sections.
 type patternHTML struct {
+	// Heading is the page's heading, a few words (patternHeading); the
+	// rule's sentence, the page's title, is under it.
+	Heading      string            `json:"heading"`
 	When         string            `json:"when"`
 	Then         string            `json:"then"`
 	Sections     []sectionHTML     `json:"sections"`
@@ -44,7 +48,7 @@ func patternPages(in input) []page {
 	for i, p := range s.Patterns {
 		r := resolver(p.Links)
 		when, then, rest := ruleSections(p.Sections)
-		h := patternHTML{When: in.md.Block(when, r), Then: in.md.Block(then, r),
+		h := patternHTML{Heading: patternHeading(p), When: in.md.Block(when, r), Then: in.md.Block(then, r),
 			Sections: renderSections(rest, in.md, r), Observations: observationsHTML(p.Observations, in.md, r), Dates: datesOf(*p.Source),
 			Interval: chart.Interval(p), Graph: graphs[i]}
 		v := patternPage{HTML: h, EdgesOut: ix.edgeViews(p.EdgesOut, false), EdgesIn: ix.edgeViews(p.EdgesIn, true),
@@ -55,6 +59,17 @@ func patternPages(in input) []page {
 			title: ix.heads[p.URL], linkTitle: patternName(p.ID), description: patternDescription(p), date: p.Source.Created, lastmod: p.Source.Updated, params: v})
 	}
 	return ps
+}
+
+// patternHeading is a pattern's heading: its title, when it has one of
+// its own, else its name (patternName). Its rule, a sentence of up to
+// two headlines' length, is six lines of a heading on a phone.
+func patternHeading(p export.Pattern) string {
+	t := export.PlainText(p.Title)
+	if t == "" || strings.EqualFold(t, p.ID) {
+		return patternName(p.ID)
+	}
+	return export.NoteHeadline(t, p.ID)
 }
 
 // neighbourhoodSVGs draws every pattern's neighbourhood, on all CPUs:
