@@ -36,6 +36,14 @@ func TestDemoPatternHeadings(t *testing.T) {
 			if text(rule[0]) != want {
 				t.Errorf("the line under the heading is %q, want the rule %q", text(rule[0]), want)
 			}
+			// The neighbourhood names its nodes by number, and its key
+			// lists each number's note.
+			for _, fig := range find(doc, "figure", "local-graph") {
+				nums, keys := find(fig, "text", "lg-num"), find(fig, "li", "")
+				if len(nums) == 0 || len(nums) != len(keys) || len(find(fig, "text", "lg-label")) > 0 {
+					t.Errorf("the neighbourhood has %d numbered nodes and %d entries in its key, and %d names beside nodes", len(nums), len(keys), len(find(fig, "text", "lg-label")))
+				}
+			}
 		})
 	}
 }
