@@ -1,10 +1,12 @@
 package site
 
 import (
+	"cmp"
 	"html"
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/engramhq/engram/indexer/export"
 )
@@ -50,7 +52,10 @@ type episodeHTML struct {
 // only when it says something the entry has not said above it
 // (shownOnce); the JSON keeps them all.
 type decisionHTML struct {
-	Anchor    string `json:"anchor"`
+	Anchor string `json:"anchor"`
+	// Title is the entry's heading: the decision's title, or the field
+	// its title is the cut start of (cutTitle).
+	Title     string `json:"title"`
 	Context   string `json:"context"`
 	Chosen    string `json:"chosen"`
 	Rationale string `json:"rationale"`
@@ -118,21 +123,48 @@ func renderEpisode(e export.Episode, md markdown) episodeHTML {
 // is left out. The chosen option is left out when it is one of the
 // options, which the page marks as chosen.
 func renderDecision(d export.Decision, md markdown, r Resolver) decisionHTML {
+	out := decisionHTML{Anchor: anchor(d.ID), Title: html.EscapeString(cmp.Or(d.Title, d.ID))}
 	shown := []string{d.Title}
-	once := func(s string) string {
-		if shownIn(s, shown) {
-			return ""
+	field := cutTitle(d)
+	once := func(s string, f *string, escape bool) {
+		switch {
+		case shownIn(s, shown):
+		case s == field:
+			*f = restAfter(s, d.Title, md, r)
+		case escape:
+			*f = html.EscapeString(s)
+		default:
+			*f = md.Inline(s, r)
 		}
 		shown = append(shown, s)
-		return s
 	}
-	out := decisionHTML{Anchor: anchor(d.ID), Context: md.Inline(once(d.Context), r)}
+	if field != "" && utf8.RuneCountInString(export.PlainText(field)) <= 2*export.HeadlineRunes {
+		// Short enough for a heading: the whole of it is the heading.
+		out.Title, shown = md.Inline(field, r), []string{field}
+	}
+	once(d.Context, &out.Context, false)
 	shown = append(shown, d.Options...)
 	if !slices.Contains(d.Options, d.Chosen) {
-		out.Chosen = html.EscapeString(once(d.Chosen))
+		once(d.Chosen, &out.Chosen, true)
 	}
-	out.Rationale = md.Inline(once(d.Rationale), r)
+	once(d.Rationale, &out.Rationale, false)
 	return out
+}
+
+// cutTitle is the field (context, chosen option or rationale) whose
+// start the decision's title is, cut with an ellipsis, as ai-agents
+// titles a decision; "" when the title is not cut so.
+func cutTitle(d export.Decision) string {
+	stem, cut := strings.CutSuffix(d.Title, "…")
+	if !cut || wordsOf(stem) == "" {
+		return ""
+	}
+	for _, f := range []string{d.Context, d.Chosen, d.Rationale} {
+		if strings.HasPrefix(wordsOf(f)+" ", wordsOf(stem)) {
+			return f
+		}
+	}
+	return ""
 }
 
 // shownIn reports whether s says nothing that one of shown does not:
@@ -169,17 +201,25 @@ func taskParts(e export.Episode, md markdown, r Resolver) (heading, rest string)
 	if export.PlainText(e.Task) == "" {
 		return "", ""
 	}
-	head := export.EpisodeHeadline(e.Task, e.ID)
+	return "", restAfter(e.Task, export.EpisodeHeadline(e.Task, e.ID), md, r)
+}
+
+// restAfter is the markdown src, rendered, less its start head: a
+// headline of it, its plain text's first sentence or cut with an
+// ellipsis, which the page shows above. The rest of a cut sentence
+// follows an ellipsis.
+func restAfter(src, head string, md markdown, r Resolver) string {
 	stem, cut := strings.CutSuffix(head, "…")
 	more := ""
 	if cut {
 		more = "…"
 	}
-	if k := cutAfter(e.Task, stem); k > 0 {
-		return "", more + md.Inline(trimJoin(e.Task[k:], cut), r)
+	if k := cutAfter(src, stem); k > 0 {
+		return more + md.Inline(trimJoin(src[k:], cut), r)
 	}
-	plain := export.PlainText(e.Task)
-	return "", more + html.EscapeString(trimJoin(plain[len(stem):], cut))
+	plain := export.PlainText(src)
+	rest, _ := strings.CutPrefix(plain, stem)
+	return more + html.EscapeString(trimJoin(rest, cut))
 }
 
 // cutAfter is the end of the shortest start of the markdown src whose

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"cmp"
 	"html"
 	"regexp"
 	"strings"
@@ -58,11 +59,17 @@ func TestEpisodeTaskOnce(t *testing.T) {
 // rationale only when they add words to what it has shown above them
 // (its title, then each field in order); the JSON keeps them all.
 func TestDecisionFieldsOnce(t *testing.T) {
+	longChosen := "Keep the retry loop but give every request an idempotency key derived from the payout id, " + strings.Repeat("and check it again downstream ", 8)
 	tests := []struct {
 		name                       string
 		d                          export.Decision
 		context, chosen, rationale string
+		title                      string // "" for the decision's own
 	}{
+		{name: "the title cuts a short context", d: export.Decision{Title: "Left the review thread unresolved because it is a…", Context: "Left the review thread unresolved because it is a user-owned design decision."},
+			title: "Left the review thread unresolved because it is a user-owned design decision."},
+		{name: "the title cuts a long chosen option", d: export.Decision{Title: export.Clip(longChosen, export.HeadlineRunes), Chosen: longChosen, Rationale: "Safe retries"},
+			chosen: "…" + strings.TrimSpace(strings.TrimPrefix(longChosen, strings.TrimSuffix(export.Clip(longChosen, export.HeadlineRunes), "…"))), rationale: "Safe retries"},
 		{name: "all different", d: export.Decision{Title: "Retry policy", Context: "Payouts time out", Chosen: "Retry with a key", Rationale: "Keys make retries safe"},
 			context: "Payouts time out", chosen: "Retry with a key", rationale: "Keys make retries safe"},
 		{name: "chosen repeats the context", d: export.Decision{Title: "Fail-closed", Context: "Fail-closed (Option 2) for the gate.", Chosen: "fail-closed  (option 2) for the gate"},
@@ -82,6 +89,9 @@ func TestDecisionFieldsOnce(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := renderDecision(tt.d, md, nil)
+			if want := cmp.Or(tt.title, tt.d.Title); plainHTML(got.Title) != want {
+				t.Errorf("title %q, want %q", got.Title, want)
+			}
 			if plainHTML(got.Context) != tt.context || plainHTML(got.Chosen) != tt.chosen || plainHTML(got.Rationale) != tt.rationale {
 				t.Errorf("context %q, chosen %q, rationale %q; want %q, %q, %q", got.Context, got.Chosen, got.Rationale, tt.context, tt.chosen, tt.rationale)
 			}

@@ -49,7 +49,7 @@ func headingRepeated(doc *html.Node) string {
 }
 
 // decisionRepeats are the fields of a decision's entry that say what its
-// title or a field above them said, as "Chosen (after Context)".
+// title or a field above them said, as "Chosen: its text".
 func decisionRepeats(d *html.Node) []string {
 	var shown []string
 	if h3 := find(d, "h3", ""); len(h3) > 0 {
@@ -74,7 +74,10 @@ func decisionRepeats(d *html.Node) []string {
 		}
 		v := text(dd)
 		for _, s := range shown {
-			if repeats(v, s) {
+			// A field says again what a field above said, or starts with
+			// what the heading, cut, said of it.
+			stem, cut := strings.CutSuffix(s, "…")
+			if repeats(v, s) || cut && repeats(stem, v) && strings.HasPrefix(words(v), words(stem)) {
 				out = append(out, text(dt)+": "+v)
 				break
 			}
