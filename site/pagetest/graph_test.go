@@ -157,15 +157,17 @@ func graphTouch(t *testing.T, ctx context.Context, base string, nodes []graphNod
 	if s = state(t, ctx); s.Scale <= before*1.5 {
 		t.Errorf("a pinch left the scale at %v, from %v", s.Scale, before)
 	}
-	// The node, tapped again where it now is, opens its page.
-	x, y = s.at(nodes[hub])
-	if x < s.Left || x > s.Left+s.Width || y < s.Top || y > s.Top+s.Height {
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`button[data-zoom="fit"]`))); err != nil {
-			t.Fatal(err)
-		}
-		s = state(t, ctx)
-		x, y = s.at(nodes[hub])
+	if s.Selected != fmt.Sprint(hub) {
+		t.Errorf("after a pinch the node selected is %q, want %d", s.Selected, hub)
 	}
+	// The node, tapped again where it is once the drawing is fitted
+	// again, opens its page.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`button[data-zoom="fit"]`))); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, ctx)
+	s = state(t, ctx)
+	x, y = s.at(nodes[hub])
 	touch(t, ctx, [][2]float64{{x, y}}, [][2]float64{{x, y}})
 	deadline := time.Now().Add(10 * time.Second)
 	for location(t, ctx) != nodes[hub].URL && time.Now().Before(deadline) {
