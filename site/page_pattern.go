@@ -2,6 +2,7 @@ package site
 
 import (
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,11 +24,15 @@ type patternPage struct {
 }
 
 // patternHTML is the prose of a pattern, rendered, and its charts. The
-// rule is told once: its heading says it in a sentence (the pattern's
-// headline, from the front matter's trigger and action), and When and
+// rule is told once: the line under its heading says it in a sentence
+// (the pattern's headline, from the front matter's trigger and action),
+// and When and
 // Then give the body's own Trigger and Action sections, which say it at
 // length; they are not repeated among the other sections.
 type patternHTML struct {
+	// Heading is the page's heading, a few words (patternHeading); the
+	// rule's sentence, the page's title, is under it.
+	Heading      string            `json:"heading"`
 	When         string            `json:"when"`
 	Then         string            `json:"then"`
 	Sections     []sectionHTML     `json:"sections"`
@@ -35,6 +40,8 @@ type patternHTML struct {
 	Dates        dates             `json:"dates"`
 	Interval     string            `json:"interval"`
 	Graph        string            `json:"graph"`
+	// GraphKey names the drawing's numbered nodes, in full.
+	GraphKey []chart.KeyEntry `json:"graph_key"`
 }
 
 func patternPages(in input) []page {
@@ -44,9 +51,9 @@ func patternPages(in input) []page {
 	for i, p := range s.Patterns {
 		r := resolver(p.Links)
 		when, then, rest := ruleSections(p.Sections)
-		h := patternHTML{When: in.md.Block(when, r), Then: in.md.Block(then, r),
+		h := patternHTML{Heading: patternHeading(p), When: in.md.Block(when, r), Then: in.md.Block(then, r),
 			Sections: renderSections(rest, in.md, r), Observations: observationsHTML(p.Observations, in.md, r), Dates: datesOf(*p.Source),
-			Interval: chart.Interval(p), Graph: graphs[i]}
+			Interval: chart.Interval(p), Graph: graphs[i].SVG, GraphKey: hoodKey(graphs[i].Key)}
 		v := patternPage{HTML: h, EdgesOut: ix.edgeViews(p.EdgesOut, false), EdgesIn: ix.edgeViews(p.EdgesIn, true),
 			Tags: ix.tagLinks(p.Tags), FlagNotes: flagNotes(p.Flags, rateWhy(p))}
 		p.Links, p.Sections, p.Extra = nil, nil, nil
@@ -57,16 +64,40 @@ func patternPages(in input) []page {
 	return ps
 }
 
+// hoodKey is the key of a neighbourhood drawing as the page lists it: a
+// pattern by its name, the heading of its page, not its rule too (the
+// label headlineGraph gives it, for the drawing's tooltips).
+func hoodKey(key []chart.KeyEntry) []chart.KeyEntry {
+	out := slices.Clone(key)
+	for i, e := range out {
+		if name, _, ok := strings.Cut(e.Label, " — "); ok && (e.Type == "pattern" || e.Type == "antipattern") {
+			out[i].Label = name
+		}
+	}
+	return out
+}
+
+// patternHeading is a pattern's heading: its title, when it has one of
+// its own, else its name (patternName). Its rule, a sentence of up to
+// two headlines' length, is six lines of a heading on a phone.
+func patternHeading(p export.Pattern) string {
+	t := export.PlainText(p.Title)
+	if t == "" || strings.EqualFold(t, p.ID) {
+		return patternName(p.ID)
+	}
+	return export.NoteHeadline(t, p.ID)
+}
+
 // neighbourhoodSVGs draws every pattern's neighbourhood, on all CPUs:
 // it is most of the time spent making the pages of a large repository.
-func (ix *index) neighbourhoodSVGs(ps []export.Pattern) []string {
-	out := make([]string, len(ps))
+func (ix *index) neighbourhoodSVGs(ps []export.Pattern) []chart.Drawing {
+	out := make([]chart.Drawing, len(ps))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(ps)) {
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < len(ps); i = int(next.Add(1)) - 1 {
-				out[i] = ix.hood.SVG(ps[i].ID)
+				out[i] = ix.hood.Draw(ps[i].ID)
 			}
 		})
 	}

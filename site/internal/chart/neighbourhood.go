@@ -13,26 +13,28 @@ import (
 // The causal neighbourhood of a node, drawn for its page: the node in the
 // centre, its neighbours on a ring around it (those it points to on the
 // right, those pointing to it on the left), and their neighbours on an
-// outer ring next to them. Edges of every type count, in both directions,
+// outer ring next to them. A node is named by a number in its circle,
+// drawn over the edges, and the drawing's key (Drawing.Key) gives each
+// number's note in full: names set beside the nodes were cut to fit and
+// crossed by edges, and unreadable once a phone scales the drawing down. Edges of every type count, in both directions,
 // but "contains": an episode's own decisions and events are its parts,
 // not its causal neighbours.
 
 // Caps that keep a neighbourhood readable.
 const (
-	lgMaxNodes   = 25 // the centre and everything drawn around it
-	lgMaxRing1   = 14 // neighbours drawn; the outer ring gets the rest
-	lgLabelRunes = 28
-	lgLineRunes  = 16 // a label longer than this is set on two lines
+	lgMaxNodes = 25 // the centre and everything drawn around it
+	lgMaxRing1 = 14 // neighbours drawn; the outer ring gets the rest
 )
 
 // Geometry of the neighbourhood drawing.
+// With no names beside the nodes it is narrow: a phone shows it at
+// nearly its own size.
 const (
-	lgW, lgPlotH   = 800.0, 470.0
+	lgW, lgPlotH   = 440.0, 380.0
 	lgCX, lgCY     = lgW / 2, lgPlotH / 2
-	lgR1, lgR2     = 110.0, 230.0
-	lgSquash       = 0.82 // rings are ellipses: labels run sideways
-	lgNodeR, lgMid = 8.0, 12.0
-	lgLineH        = 14.0
+	lgR1, lgR2     = 85.0, 180.0
+	lgSquash       = 0.9 // rings are a little flattened: the page is wider than tall
+	lgNodeR, lgMid = 11.0, 14.0
 )
 
 // Neighbourhoods indexes a graph once, so that drawing the neighbourhood
@@ -107,17 +109,42 @@ func (n *Neighbourhoods) cmpStrength(a, b lgArc) int {
 	return cmp.Or(cmp.Compare(eb.Weight, ea.Weight), cmp.Compare(eb.EvidenceCount, ea.EvidenceCount))
 }
 
-// SVG draws the neighbourhood of the node id, or is "" when id is not in
-// the graph or has no edges.
-func (n *Neighbourhoods) SVG(id string) string {
+// Drawing is a neighbourhood drawn: the SVG, and its key.
+type Drawing struct {
+	SVG string
+	// Key names the numbered nodes, Key[k] the node numbered k+1.
+	Key []KeyEntry
+}
+
+// KeyEntry is a numbered node of a drawing: its number, its note's label
+// in full, type, id and page ("" when it has none).
+type KeyEntry struct {
+	N     int    `json:"n"`
+	Label string `json:"label"`
+	Type  string `json:"type"`
+	ID    string `json:"id"`
+	URL   string `json:"url"`
+}
+
+// Draw draws the neighbourhood of the node id; a zero Drawing when id is
+// not in the graph or has no edges.
+func (n *Neighbourhoods) Draw(id string) Drawing {
 	c, ok := n.at[id]
 	if !ok || len(n.arcs[c]) == 0 {
-		return ""
+		return Drawing{}
 	}
 	p := n.pick(c)
 	d := lgDrawing{n: n, p: p, pts: lgLayout(p), id: svgID("hood", id)}
-	return d.render()
+	key := make([]KeyEntry, len(p.nodes)-1)
+	for k, v := range p.nodes[1:] {
+		nd := n.nodes[v]
+		key[k] = KeyEntry{N: k + 1, Label: nd.Label, Type: nd.Type, ID: nd.ID, URL: svgURL(nd.URL)}
+	}
+	return Drawing{SVG: d.render(), Key: key}
 }
+
+// SVG is Draw(id)'s SVG.
+func (n *Neighbourhoods) SVG(id string) string { return n.Draw(id).SVG }
 
 // localGraph draws id's neighbourhood in g. It indexes g first: to draw
 // many nodes of one graph, make the index once with NewNeighbourhoods.

@@ -43,14 +43,14 @@ func (d lgDrawing) edges() []lgEdge {
 	return out
 }
 
-// render writes the SVG: edges under nodes, nodes under their labels, a
-// legend of the edge and node types drawn, and what was left out.
+// render writes the SVG: edges under nodes, each node but the centre
+// with its number, a legend of the edge and node types drawn, and what
+// was left out.
 func (d lgDrawing) render() string {
 	edges := d.edges()
 	types := lgEdgeTypes(edges)
-	labels := d.placeLabels()
-	// The drawing is cropped to its nodes and labels, top and bottom.
-	top, bottom := d.extent(labels)
+	// The drawing is cropped to its nodes, top and bottom.
+	top, bottom := d.extent()
 	legend, y := d.legend(types, bottom-top+34)
 	if d.p.more() > 0 {
 		y += 24
@@ -66,7 +66,7 @@ func (d lgDrawing) render() string {
 	}
 	fmt.Fprintf(&b, `</defs><g transform="translate(0 %s)">`, svgNum(10-top))
 	d.drawEdges(&b, edges)
-	d.drawNodes(&b, labels)
+	d.drawNodes(&b)
 	b.WriteString("</g>")
 	b.WriteString(legend)
 	if m := d.p.more(); m > 0 {
@@ -200,9 +200,9 @@ func (d lgDrawing) radius(i int) float64 {
 }
 
 // drawNodes draws each node as a circle, a link to its page when it has
-// one (not the centre: that is the page), with its label where placeLabels
-// found room; the full label is the node's tooltip either way.
-func (d lgDrawing) drawNodes(b *strings.Builder, labels []lgLabel) {
+// one (not the centre: that is the page), numbered as the key numbers
+// it (not the centre); the full label is the node's tooltip.
+func (d lgDrawing) drawNodes(b *strings.Builder) {
 	for i, v := range d.p.nodes {
 		nd := d.n.nodes[v]
 		class, href := "lg-node", svgURL(nd.URL)
@@ -221,12 +221,8 @@ func (d lgDrawing) drawNodes(b *strings.Builder, labels []lgLabel) {
 		pt := d.pts[i]
 		fmt.Fprintf(b, `<title>%s</title><circle class="node-%s" cx="%s" cy="%s" r="%s"/>`,
 			svgText(title), classToken(nd.Type), svgNum(pt.x), svgNum(pt.y), svgNum(d.radius(i)))
-		if l := labels[i]; len(l.lines) > 0 {
-			fmt.Fprintf(b, `<text class="lg-label" text-anchor="%s">`, l.anchor)
-			for k, line := range l.lines {
-				fmt.Fprintf(b, `<tspan x="%s" y="%s">%s</tspan>`, svgNum(l.x), svgNum(l.top+11+lgLineH*float64(k)), svgText(line))
-			}
-			b.WriteString("</text>")
+		if i > 0 {
+			fmt.Fprintf(b, `<text class="lg-num" x="%s" y="%s" text-anchor="middle">%d</text>`, svgNum(pt.x), svgNum(pt.y+4.5), i)
 		}
 		if href != "" {
 			b.WriteString("</a>")

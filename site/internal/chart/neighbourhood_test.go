@@ -148,21 +148,56 @@ func TestPickPrefersStrongEdges(t *testing.T) {
 	}
 }
 
-func TestLgLines(t *testing.T) {
-	tests := []struct {
-		label string
-		want  []string
-	}{
-		{"short", []string{"short"}},
-		{"PATTERN-run-tests-before-commit", []string{"PATTERN-run-", "tests-before-co…"}},
-		{"Fix flaky TestLedgerDailyClose that fails", []string{"Fix flaky", "TestLedgerDailyCl…"}},
-		{strings.Repeat("é", 31), []string{strings.Repeat("é", 14), strings.Repeat("é", 13) + "…"}},
-		{"a\nb\tc", []string{"a b c"}},
+// TestNeighbourhoodNumbers: the drawing names no node beside it (names
+// there were cut and crossed by edges): each node but the centre carries
+// its number in its circle, drawn after every edge, and the key gives
+// each number's label in full, however long, with its page.
+func TestNeighbourhoodNumbers(t *testing.T) {
+	g := hubGraph(30)
+	long := strings.Repeat("a very long headline of an episode ", 8)
+	g.Nodes[1].Label = long
+	d := NewNeighbourhoods(g).Draw("PATTERN-hub")
+	els := checkSVG(t, d.SVG)
+	if len(d.Key) != lgMaxNodes-1 {
+		t.Fatalf("%d entries in the key, want %d", len(d.Key), lgMaxNodes-1)
 	}
-	for _, tt := range tests {
-		if got := lgLines(tt.label); !slices.Equal(got, tt.want) {
-			t.Errorf("lgLines(%q) = %q, want %q", tt.label, got, tt.want)
+	circles := map[[2]string]bool{}
+	lastEdge, firstNum, nums := -1, -1, 0
+	for k, el := range els {
+		switch {
+		case el.name == "circle":
+			circles[[2]string{el.attrs["cx"], el.attrs["cy"]}] = true
+		case el.class("lg-edge") && el.attrs["marker-end"] != "" && el.name == "path" && firstNum < 0:
+			lastEdge = k
+		case el.class("lg-label"):
+			t.Errorf("a label beside a node: %v", el.attrs)
+		case el.class("lg-num"):
+			nums++
+			if firstNum < 0 {
+				firstNum = k
+			}
 		}
+	}
+	if nums != len(d.Key) || firstNum < lastEdge {
+		t.Errorf("%d numbers for %d nodes (the first at element %d, the last edge at %d)", nums, len(d.Key), firstNum, lastEdge)
+	}
+	found := false
+	for k, e := range d.Key {
+		if e.N != k+1 || e.Label == "" || e.ID == "" {
+			t.Errorf("key entry %d: %+v", k, e)
+		}
+		if e.Label == long {
+			found = true
+		}
+		if strings.HasPrefix(e.URL, "javascript") {
+			t.Errorf("key entry %d links to %q", k, e.URL)
+		}
+	}
+	if !found {
+		t.Error("the long label is not in the key in full")
+	}
+	if strings.Contains(texts(t, d.SVG), "…") {
+		t.Error("the drawing cuts a label")
 	}
 }
 

@@ -21,10 +21,12 @@
 // For tests and measurements the canvas carries its state as data
 // attributes: data-ready, data-nodes and data-edges (what is drawn after
 // filtering), data-scale, data-tx and data-ty (screen = layout × scale +
-// t, in CSS pixels from the canvas's top-left corner), data-labels (the
+// t, in CSS pixels from the canvas's top-left corner; with data-swapped
+// "1" the layout's x and y are swapped first, see orient), data-labels (the
 // labels inside the view when the layer was drawn, most linked first, as
 // JSON [[node, x0, y0, x1, y1], ...] in CSS pixels of the view),
-// data-small ("shown" or "hidden"), data-frames and data-draw-ms (draws
+// data-small ("shown" or "hidden"), data-selected (the node tapped, -1
+// for none, once a tap happened), data-frames and data-draw-ms (draws
 // so far and their total time), data-ready-ms (performance.now() when the
 // first drawing was done).
 (function () {
@@ -40,6 +42,7 @@
   var smallBox = document.getElementById("graph-small");
   var smallText = document.getElementById("graph-small-text");
   var smallButton = document.getElementById("graph-small-toggle");
+  var openLink = document.getElementById("graph-open"); // the tapped node's page
 
   var MIN_PX = 1.5;        // smallest node radius on screen
   var HIT_PX = 6;          // pointer tolerance around a node
@@ -62,6 +65,7 @@
   var colours = { bg: "#fff", fg: "#000", muted: "#666", line: "#ccc", accent: "#00f", panel: "#eee" };
   var hover = -1;          // node under the pointer
   var picked = -1;         // node picked with the keyboard
+  var selected = -1;       // node tapped on a touch screen: named, its page a tap away
   var keyboard = false;    // the last interaction was the keyboard
   var pending = 0;
   var frames = 0, drawMs = 0;
@@ -205,8 +209,26 @@
     view.w = w; view.h = h; view.dpr = dpr;
     canvas.width = Math.round(w * dpr);
     canvas.height = Math.round(h * dpr);
-    if (g && !view.fitted) fit();
+    if (g && !view.fitted) {
+      orient();
+      fit();
+    }
     schedule();
+  }
+
+  // orient turns the layout a quarter (swaps x and y: a graph has no up)
+  // when its core is wide and the view tall, as on a phone held upright,
+  // so that the drawing fills the screen; once, before the first fit.
+  function orient() {
+    var c = g.core;
+    if (g.swapped || !(view.h > view.w && c.x1 - c.x0 > c.y1 - c.y0)) return;
+    var t = g.x;
+    g.x = g.y; g.y = t;
+    t = g.width; g.width = g.height; g.height = t;
+    g.core = { x0: c.y0, y0: c.x0, x1: c.y1, y1: c.x1 };
+    g.grid = grid(g);
+    g.swapped = true;
+    canvas.dataset.swapped = "1";
   }
 
   // fit shows the core: the largest connected groups.
@@ -307,6 +329,7 @@
     drawFocus();
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     if (keyboard && document.activeElement === canvas) drawCross();
+    if (selected >= 0 && hover < 0 && !keyboard && !tip.hidden) placeTip(selected);
     frames++;
     drawMs += performance.now() - t0;
     var d = canvas.dataset;
@@ -441,7 +464,7 @@
   }
 
   function focused() {
-    var i = keyboard ? picked : hover;
+    var i = keyboard ? picked : hover >= 0 ? hover : selected;
     return i >= 0 && shown(i) ? i : -1;
   }
 
@@ -449,9 +472,10 @@
   // them for its area, the notes before their parts and the parts only
   // zoomed in: beside the node (right, left, below, above), never
   // over another label or a named node, nor across the edge of the view,
-  // nor, once nodes are large enough to see, over a node more linked than
-  // its own; zoomed in, clear of every node if there is room. A label
-  // stands on a patch of the background, so it reads over edges.
+  // nor, once nodes are large enough to see, over any node (a hub's
+  // label, if it has no other room, over a node less linked than its
+  // own). A label stands on a patch of the background, so it reads over
+  // edges.
   function drawLabels() {
     // Zoomed in, nodes are larger and farther apart: room for more.
     var edge = g.unit * view.scale, placed = [], inView = [];
@@ -470,7 +494,9 @@
       tries++;
       var w = textWidth(i) + 6, r = radius(i) * s;
       var spots = [[cx + r + 3, cy - 8], [cx - r - 3 - w, cy - 8], [cx - w / 2, cy + r + 2], [cx - w / 2, cy - r - 18]];
-      var rect = (near && spot(spots, w, placed, i, "all")) || spot(spots, w, placed, i, rule);
+      // Once nodes can be seen, a label covers none of them, but a hub's
+      // may cover a less linked node rather than go unnamed.
+      var rect = rule ? spot(spots, w, placed, i, "all") || (g.hub[i] ? spot(spots, w, placed, i, rule) : null) : spot(spots, w, placed, i, "");
       if (!rect) continue;
       rect.i = i;
       rect.node = { x0: cx - r, y0: cy - r, x1: cx + r, y1: cy + r };
@@ -610,6 +636,11 @@
     meta.textContent = nd.type + " · " + (nd.degree || 0) + (nd.degree === 1 ? " link" : " links") + (nd.label && nd.label !== nd.id ? " · " + nd.id : "");
     tip.appendChild(meta);
     tip.hidden = false;
+    placeTip(i);
+  }
+
+  // placeTip puts the tooltip beside node i, inside the view.
+  function placeTip(i) {
     var sx = g.x[i] * view.scale + view.tx, sy = g.y[i] * view.scale + view.ty;
     var left = clamp(sx + 12, 0, Math.max(0, view.w - tip.offsetWidth));
     var top = sy + 12 + tip.offsetHeight > view.h ? sy - 12 - tip.offsetHeight : sy + 12;
@@ -739,15 +770,49 @@
     pointers.delete(e.pointerId);
     canvas.classList.remove("dragging");
     if (e.type === "pointerup" && press && !press.moved && pointers.size === 0) {
-      var p = local(e);
-      open(nodeAt(p.x, p.y));
+      var p = local(e), i = nodeAt(p.x, p.y);
+      if (e.pointerType === "mouse") open(i); else tap(i);
     }
     press = null;
     pinch = 0;
   }
   canvas.addEventListener("pointerup", release);
   canvas.addEventListener("pointercancel", release);
-  canvas.addEventListener("pointerleave", function () { if (pointers.size === 0) setHover(-1); });
+  // A finger leaves the canvas as it lifts: only a mouse's leaving ends
+  // the pointing.
+  canvas.addEventListener("pointerleave", function (e) { if (e.pointerType === "mouse" && pointers.size === 0) setHover(-1); });
+
+  // tap names the node under a finger (a touch screen has no pointing
+  // without a press) and offers its page; the same node tapped again
+  // opens it, and a tap off the nodes lets it go.
+  function tap(i) {
+    if (i >= 0 && i === selected) {
+      open(i);
+      return;
+    }
+    select(i);
+  }
+
+  function select(i) {
+    selected = i;
+    canvas.dataset.selected = String(i);
+    keyboard = false;
+    hover = -1;
+    showTip(i);
+    var url = i >= 0 ? g.doc.nodes[i].url : "";
+    if (openLink) {
+      openLink.hidden = !url;
+      if (url) {
+        openLink.href = pageURL(url);
+        openLink.textContent = "Open " + short(label(i), 60);
+      }
+    }
+    if (i >= 0) {
+      var nd = g.doc.nodes[i];
+      say(label(i) + " (" + nd.type + ", " + (nd.degree || 0) + " links)" + (url ? ". Tap it again to open its page." : "."));
+    }
+    schedule();
+  }
 
   function spread() {
     var ps = Array.from(pointers.values());
@@ -805,6 +870,7 @@
     if (!g || t.type !== "checkbox") return;
     filter(t);
     if (hover >= 0 && !shown(hover)) setHover(-1);
+    if (selected >= 0 && !shown(selected)) select(-1);
     version++;
     summary();
     schedule();
