@@ -505,7 +505,6 @@ func localPath(t *testing.T, s string) string {
 	return u.Path
 }
 
-
 // findings are the elements that stick out, or the document if none
 // does on its own.
 func overflowFindings(ov browsertest.Overflow, p qualityPage) []finding {
