@@ -8,6 +8,7 @@ package layouttest_test
 //   - one that passes the viewport's edge, or the box of an ancestor that
 //     clips or scrolls (overflow other than visible), even in part;
 //   - one whose own text is wider than its box (cut, or an ellipsis);
+//     not a field's value, which scrolls in it as a typed one does;
 //   - a search field whose placeholder is wider than the field's room for
 //     text (measured in the field's font).
 //
@@ -37,7 +38,7 @@ const headerCutJS = `(function(width){
         break;
       }
     }
-    if (cs.display !== 'inline' && e.scrollWidth > e.clientWidth + 1) out.push(name(e) + ': its text is ' + e.scrollWidth + ' px wide in a box of ' + e.clientWidth + ' px');
+    if (e.tagName !== 'INPUT' && cs.display !== 'inline' && e.scrollWidth > e.clientWidth + 1) out.push(name(e) + ': its text is ' + e.scrollWidth + ' px wide in a box of ' + e.clientWidth + ' px');
     var ph = e.getAttribute('placeholder');
     if (e.tagName === 'INPUT' && ph) {
       ctx.font = cs.font;

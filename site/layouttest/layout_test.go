@@ -65,7 +65,9 @@ func realRepo(name string) func(t *testing.T) string {
 //     measure names what sticks out),
 //   - axe-core finds no violation,
 //   - no text of the site header is cut, clipped or off screen, and every
-//     section of its navigation is on screen (headerCut);
+//     section of its navigation is on screen (headerCutJS);
+//   - the outcomes chart's text is legible, its legend and axis of counts
+//     in view as it opens, and it says when it scrolls (chartJS);
 //
 // and each page's HTML file is html-validate clean. Every layout of
 // templates/layouts must be checked on at least one corpus.
@@ -171,8 +173,9 @@ func checkPage(t *testing.T, ctx context.Context, base string, p page, axeSrc []
 			checkOverflow(t, ctx, f, width, where)
 			checkAxe(t, ctx, f, axeSrc, where)
 			checkHeader(t, ctx, f, width, where)
+			checkChart(t, ctx, f, where)
 			if shot != "" {
-				png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+				png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 				if err == nil {
 					err = os.WriteFile(shot+"-"+where+".png", png, 0o644)
 				}

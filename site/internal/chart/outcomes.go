@@ -302,7 +302,7 @@ func (c ocBars) bars(b *strings.Builder, scale float64) {
 				parts = append(parts, strconv.Itoa(k[kind])+" "+o.label)
 			}
 		}
-		fmt.Fprintf(b, `<g class="oc-ocPeriod"><title>%s: %s (%s)</title>`, c.p.label(c.first+i, true), svgPlural(n, "episode", "episodes"), strings.Join(parts, ", "))
+		fmt.Fprintf(b, `<g class="oc-period"><title>%s: %s (%s)</title>`, c.p.label(c.first+i, true), svgPlural(n, "episode", "episodes"), strings.Join(parts, ", "))
 		y := ocBase
 		for kind, o := range ocKinds() {
 			if k[kind] == 0 {

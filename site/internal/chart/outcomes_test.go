@@ -19,7 +19,7 @@ func dated(date, outcome string) export.EpisodeHead {
 func barCounts(els []svgElement) (map[string]int, int) {
 	counts, periods := map[string]int{}, 0
 	for _, el := range els {
-		if el.class("oc-ocPeriod") {
+		if el.class("oc-period") {
 			periods++
 		}
 		if n, ok := el.attrs["data-count"]; ok {
