@@ -28,7 +28,7 @@ var (
 func badInputRepo(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	outcomes := []string{"success", "partial", "failure", ""}
+	outcomes := []string{"success", "partial", "failure"}
 	for i := range crowdedMonth {
 		day := 1 + i%28
 		write(t, dir, fmt.Sprintf("episodes/2026/05/EPISODE-2026-05-%02d-s%05d.md", day, i), fmt.Sprintf(
