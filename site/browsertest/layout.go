@@ -168,8 +168,8 @@ func checkPage(t *testing.T, ctx context.Context, base string, p layoutPage, axe
 				if err == nil {
 					err = os.WriteFile(shot+"-"+where+".png", png, 0o644)
 				}
-				if err != nil {
-					t.Errorf("screenshot %s: %v", where, err)
+				if err != nil { // a convenience, not a check: a page too tall for one is still checked
+					t.Logf("screenshot %s: %v", where, err)
 				}
 			}
 		}

@@ -206,3 +206,27 @@ func TestOutcomesCrowdedMonth(t *testing.T) {
 		t.Errorf("the crowded month's bar tops out at y %v: it should fill most of the plot (%v..%v)", top, ocTop, ocBase)
 	}
 }
+
+// TestOutcomesLegendFitsAPhone: with every outcome present the legend's
+// entries each end within ocLegendRow of the plot's left edge, what a
+// 320 px phone shows as the chart opens (issue 33), and stay above the
+// plot.
+func TestOutcomesLegendFitsAPhone(t *testing.T) {
+	els := checkSVG(t, Outcomes(episodesEvery(40, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), 24*time.Hour)))
+	n := 0
+	for _, el := range els {
+		if !el.class("oc-legend") {
+			continue
+		}
+		x, _ := strconv.ParseFloat(el.attrs["x"], 64)
+		y, _ := strconv.ParseFloat(el.attrs["y"], 64)
+		label := ocKinds()[min(n, 3)].label // every outcome is present, in order
+		n++
+		if x+svgTextWidth(label) > ocLeft+ocLegendRow || y > ocTop-4 {
+			t.Errorf("legend entry %q at %v,%v: past %v or below %v", label, x, y, ocLeft+ocLegendRow, ocTop)
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d legend entries, want 4", n)
+	}
+}
