@@ -207,13 +207,13 @@ func ocNiceStep(max int) int {
 
 // Geometry of the outcomes chart.
 const (
-	ocW, ocH         = 720.0, 250.0
-	ocLeft, ocRight  = 48.0, 712.0
-	ocTop, ocBase    = 56.0, 212.0
+	ocW, ocH        = 720.0, 250.0
+	ocLeft, ocRight = 48.0, 712.0
+	ocTop, ocBase   = 56.0, 212.0
 	// ocLegendRow is the widest a row of the legend runs: what a phone
 	// shows of the chart as it opens (it scrolls, at 11 px a 12-unit
 	// label: 291 px of 320 at 42rem for 720 units).
-	ocLegendRow = 300.0
+	ocLegendRow      = 300.0
 	ocMaxBar, ocFill = 56.0, 0.72
 )
 
