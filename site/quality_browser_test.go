@@ -25,51 +25,33 @@ import (
 	"github.com/engramhq/engram/templates"
 )
 
-// The quality checks (issue 18) run tools from npm that .ci/run installs,
-// pinned, outside the clone, and names in these variables.
-const (
-	// axeEnv names axe-core's axe.min.js.
-	axeEnv = "ENGRAM_AXE"
-	// htmlValidateEnv names html-validate's command (node_modules/.bin).
-	htmlValidateEnv = "ENGRAM_HTML_VALIDATE"
-	// lighthouseEnv names Lighthouse's command (node_modules/.bin).
-	lighthouseEnv = "ENGRAM_LIGHTHOUSE"
-	// qualityReportEnv names a Markdown file the test writes its findings
-	// to, grouped by check and page kind.
-	qualityReportEnv = "ENGRAM_QUALITY_REPORT"
-)
+// qualityReportEnv names a Markdown file the test writes its findings
+// to, grouped by check and page kind.
+const qualityReportEnv = "ENGRAM_QUALITY_REPORT"
 
-// qualityTools are the paths of the npm tools. Without one the test is
-// skipped, naming it, or fails when $CI is set (as browsertest.Chromium).
+// qualityTools are the paths of the npm tools (browsertest.NPMTools).
 type qualityTools struct{ axe, htmlValidate, lighthouse string }
 
 func findQualityTools(t *testing.T) qualityTools {
 	t.Helper()
-	var missing []string
-	get := func(env, what string) string {
-		p := os.Getenv(env)
-		if p == "" {
-			missing = append(missing, fmt.Sprintf("%s (%s=%s)", what, env, "unset"))
-			return ""
-		}
-		if _, err := os.Stat(p); err != nil {
-			missing = append(missing, fmt.Sprintf("%s (%s=%s: %v)", what, env, p, err))
-		}
-		return p
+	p := browsertest.NPMTools(t, browsertest.AxeEnv, browsertest.HTMLValidateEnv, browsertest.LighthouseEnv)
+	return qualityTools{axe: p[0], htmlValidate: p[1], lighthouse: p[2]}
+}
+
+// The checks shared with site/layouttest live in browsertest.
+var (
+	emulate      = browsertest.Emulate
+	runAxe       = browsertest.RunAxe
+	htmlValidate = browsertest.HTMLValidate
+)
+
+func overflow(t *testing.T, ctx context.Context, width int) browsertest.Overflow {
+	t.Helper()
+	res, err := browsertest.MeasureOverflow(ctx, width)
+	if err != nil {
+		t.Fatalf("measure overflow: %v", err)
 	}
-	tools := qualityTools{
-		axe:          get(axeEnv, "axe-core's axe.min.js"),
-		htmlValidate: get(htmlValidateEnv, "the html-validate command"),
-		lighthouse:   get(lighthouseEnv, "the lighthouse command"),
-	}
-	if len(missing) > 0 {
-		msg := "missing " + strings.Join(missing, ", ") + ": .ci/run installs them from npm and sets the variables"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg + ", and CI is set")
-		}
-		t.Skip(msg)
-	}
-	return tools
+	return res
 }
 
 // The widths and colour schemes every page is checked at.
@@ -171,7 +153,7 @@ func TestBrowserQuality(t *testing.T) {
 						t.Fatal(err)
 					}
 					loadPage(t, ctx, srv.URL, p.pageCheck)
-					for _, f := range overflow(t, ctx, width).findings(p) {
+					for _, f := range overflowFindings(overflow(t, ctx, width), p) {
 						f.where = where
 						report.add(f)
 					}
@@ -325,7 +307,7 @@ func TestBrowserQualityChecks(t *testing.T) {
 				for _, p := range []qualityPage{clean, bad} {
 					problems.Take()
 					loadPage(t, ctx, srv.URL, p.pageCheck)
-					over := overflow(t, ctx, width).findings(p)
+					over := overflowFindings(overflow(t, ctx, width), p)
 					var targets []string
 					for _, f := range over {
 						targets = append(targets, f.target)
@@ -523,128 +505,9 @@ func localPath(t *testing.T, s string) string {
 	return u.Path
 }
 
-// emulate sets the viewport (a phone's at 390 px, a desktop's at 1280)
-// and the colour scheme the page is shown in.
-func emulate(ctx context.Context, width int, theme string) error {
-	height, mobile := int64(900), false
-	if width < 600 {
-		height, mobile = 844, true
-	}
-	if _, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-		Width: int64(width), Height: height, DeviceScaleFactor: 1, Mobile: mobile}); err != nil {
-		return err
-	}
-	_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}})
-	return err
-}
-
-// overflowJS measures the document against the viewport and, when it is
-// wider, names the elements that stick out: those whose box passes the
-// viewport's edge further than their parent's does (the parent only
-// holds them), outside any scrolling or clipping box that fits, widest
-// reach first. The viewport is the width asked for: a phone (mobile
-// emulation) zooms out to show a page that overflows, and innerWidth
-// then grows to the page's width, so scrollWidth <= innerWidth would
-// always hold; clientWidth leaves out a desktop's scroll bar.
-const overflowJS = `(function(width){
-  var vw = Math.min(width, window.innerWidth, document.documentElement.clientWidth);
-  var sw = document.documentElement.scrollWidth, sx = window.scrollX;
-  var res = {width: vw, innerWidth: window.innerWidth, scrollWidth: sw, culprits: []};
-  if (sw <= vw) return res;
-  function name(e) {
-    var parts = [];
-    for (; e && e.nodeType === 1 && e !== document.documentElement; e = e.parentElement) {
-      var s = e.tagName.toLowerCase();
-      if (e.id) { parts.unshift(s + '#' + CSS.escape(e.id)); break; }
-      if (e.classList.length) s += '.' + Array.from(e.classList).map(CSS.escape).join('.');
-      var p = e.parentElement;
-      if (p) {
-        var same = Array.from(p.children).filter(function(c){ return c.tagName === e.tagName; });
-        if (same.length > 1) s += ':nth-of-type(' + (same.indexOf(e) + 1) + ')';
-      }
-      parts.unshift(s);
-    }
-    return parts.join(' > ');
-  }
-  // Only the right edge: what passes the left one cannot be scrolled to
-  // (a skip link kept off screen until it has the focus).
-  function outside(r) { return r.right + sx > vw + 0.5; }
-  function held(e) {
-    for (var a = e.parentElement; a && a !== document.body && a !== document.documentElement; a = a.parentElement) {
-      if (getComputedStyle(a).overflowX !== 'visible' && !outside(a.getBoundingClientRect())) return true;
-    }
-    return false;
-  }
-  // The longest line of text inside e: what most likely keeps it wide
-  // (a long URL, a code span, a cell that does not wrap).
-  function longest(e) {
-    var best = null, w = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
-    for (var n = w.nextNode(); n; n = w.nextNode()) {
-      if (!n.data.trim()) continue;
-      var r = document.createRange();
-      r.selectNodeContents(n);
-      Array.from(r.getClientRects()).forEach(function(c){
-        if (!best || c.width > best.width) best = {el: n.parentElement, width: c.width, text: n.data.trim()};
-      });
-    }
-    return best;
-  }
-  var groups = new Map();
-  document.querySelectorAll('body *').forEach(function(e){
-    var r = e.getBoundingClientRect();
-    if ((r.width === 0 && r.height === 0) || !outside(r) || held(e)) return;
-    var p = e.parentElement;
-    if (p && p !== document.body && p.getBoundingClientRect().right >= r.right - 0.5) return;
-    // Siblings that stick out of the same parent (the items of a grid
-    // or a list) are one finding, named by the parent.
-    var g = groups.get(p);
-    if (!g) { g = {parent: p, items: []}; groups.set(p, g); }
-    g.items.push(e);
-  });
-  groups.forEach(function(g){
-    var right = 0, left = Infinity, line = null;
-    g.items.forEach(function(x){
-      var r = x.getBoundingClientRect(), l = longest(x);
-      right = Math.max(right, r.right + sx); left = Math.min(left, r.left + sx);
-      if (l && (!line || l.width > line.width)) line = l;
-    });
-    var sel = g.items.length === 1 ? name(g.items[0]) : name(g.parent) + ' > ' + Array.from(new Set(g.items.map(function(x){ return x.tagName.toLowerCase(); }))).join(', ') + ' (' + g.items.length + ' children)';
-    res.culprits.push({selector: sel, left: left, right: right, html: g.items[0].outerHTML.replace(/\s+/g, ' ').slice(0, 100),
-      line: line ? line.text.slice(0, 80) : '', lineIn: line ? name(line.el) : '', lineWidth: line ? line.width : 0});
-  });
-  res.culprits.sort(function(a, b){ return b.right - a.right; });
-  res.culprits = res.culprits.slice(0, 8);
-  return res;
-})`
-
-type overflowResult struct {
-	Width       int `json:"width"`
-	InnerWidth  int `json:"innerWidth"`
-	ScrollWidth int `json:"scrollWidth"`
-	Culprits    []struct {
-		Selector  string  `json:"selector"`
-		Left      float64 `json:"left"`
-		Right     float64 `json:"right"`
-		HTML      string  `json:"html"`
-		Line      string  `json:"line"`
-		LineIn    string  `json:"lineIn"`
-		LineWidth float64 `json:"lineWidth"`
-	} `json:"culprits"`
-}
-
-func overflow(t *testing.T, ctx context.Context, width int) overflowResult {
-	t.Helper()
-	res, err := chromedp.Run(ctx, chromedp.Evaluate[overflowResult](fmt.Sprintf("%s(%d)", overflowJS, width)))
-	if err != nil {
-		t.Fatalf("measure overflow: %v", err)
-	}
-	return res
-}
-
 // findings are the elements that stick out, or the document if none
 // does on its own.
-func (ov overflowResult) findings(p qualityPage) []finding {
+func overflowFindings(ov browsertest.Overflow, p qualityPage) []finding {
 	var fs []finding
 	for _, c := range ov.Culprits {
 		msg := fmt.Sprintf("spans %.0f to %.0f px, past the %d px viewport (document scrollWidth %d)", c.Left, c.Right, ov.Width, ov.ScrollWidth)
@@ -659,109 +522,6 @@ func (ov overflowResult) findings(p qualityPage) []finding {
 			message: fmt.Sprintf("document scrollWidth %d > viewport %d (innerWidth %d), and no element found that sticks out", ov.ScrollWidth, ov.Width, ov.InnerWidth)})
 	}
 	return fs
-}
-
-// axeViolation is one rule axe-core found broken, with the elements.
-type axeViolation struct {
-	ID     string `json:"id"`
-	Impact string `json:"impact"`
-	Help   string `json:"help"`
-	Nodes  []struct {
-		Target  string `json:"target"`
-		HTML    string `json:"html"`
-		Summary string `json:"summary"`
-	} `json:"nodes"`
-}
-
-// axeRunJS runs axe-core's default rules (WCAG 2 A and AA, and best
-// practices) on the page, and returns the violations.
-const axeRunJS = `axe.run(document, {resultTypes: ['violations'], ancestry: true}).then(function(r){
-  return r.violations.map(function(v){
-    return {id: v.id, impact: v.impact || '', help: v.help, nodes: v.nodes.map(function(n){
-      return {target: (n.ancestry || n.target).map(String).join(' ').replace(/^html > body > /, ''),
-        html: n.html.replace(/\s+/g, ' ').slice(0, 100), summary: (n.failureSummary || '').replace(/\s+/g, ' ').trim()};
-    })};
-  });
-})`
-
-// runAxe injects axe-core into the page, unless it is there, and runs it.
-// The site's CSP allows no inline script, but what the DevTools protocol
-// evaluates is not the page's script, and axe needs no eval.
-func runAxe(ctx context.Context, src []byte) ([]axeViolation, error) {
-	tctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	loaded, err := chromedp.Run(tctx, chromedp.Evaluate[bool](`typeof window.axe === 'object'`))
-	if err != nil {
-		return nil, err
-	}
-	if !loaded {
-		if _, err := chromedp.Run(tctx, chromedp.Evaluate[json.RawMessage](string(src)+";true")); err != nil {
-			return nil, fmt.Errorf("inject axe-core: %w", err)
-		}
-	}
-	return chromedp.Run(tctx, chromedp.Evaluate[[]axeViolation](axeRunJS, chromedp.EvalAwaitPromise))
-}
-
-// qualityHTMLValidateConfig is html-validate's configuration: its
-// recommended preset, the strictest of its presets (the standard one's
-// validity of the document and WCAG techniques, and best practices of
-// accessibility, security, SEO and style), with no rule turned off. Each
-// rule it holds applies to what the templates write and nothing of
-// Hugo's own output is in the way: a rule that breaks is fixed in the
-// templates. Should one ever have to be turned off, it is listed here
-// with the reason.
-const qualityHTMLValidateConfig = `{
-  "root": true,
-  "extends": ["html-validate:recommended"]
-}`
-
-// hvMessage is one of html-validate's findings.
-type hvMessage struct {
-	RuleID   string `json:"ruleId"`
-	Severity int    `json:"severity"`
-	Message  string `json:"message"`
-	Line     int    `json:"line"`
-	Column   int    `json:"column"`
-	Selector string `json:"selector"`
-}
-
-// htmlValidate runs html-validate once over files, and returns its
-// findings by file.
-func htmlValidate(t *testing.T, bin string, files []string) map[string][]hvMessage {
-	t.Helper()
-	cfg := filepath.Join(t.TempDir(), "htmlvalidate.json")
-	if err := os.WriteFile(cfg, []byte(qualityHTMLValidateConfig), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// The report goes to a file: node can exit before a pipe has taken
-	// all of a large one.
-	report := filepath.Join(filepath.Dir(cfg), "report.json")
-	cmd := exec.Command(bin, append([]string{"--config", cfg, "--formatter", "json=" + report}, files...)...)
-	b, err := cmd.CombinedOutput()
-	// It exits 1 when it finds an error; anything else is its own failure.
-	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
-		t.Fatalf("html-validate: %v\n%s", err, b)
-	}
-	stdout, err := os.ReadFile(report)
-	if err != nil {
-		t.Fatalf("html-validate wrote no report: %v\n%s", err, b)
-	}
-	var results []struct {
-		FilePath string      `json:"filePath"`
-		Messages []hvMessage `json:"messages"`
-	}
-	if err := json.Unmarshal(stdout, &results); err != nil {
-		t.Fatalf("html-validate's report: %v\n%.2000s", err, stdout)
-	}
-	msgs := map[string][]hvMessage{}
-	for _, r := range results {
-		f := r.FilePath
-		if !filepath.IsAbs(f) {
-			f, _ = filepath.Abs(f)
-		}
-		msgs[f] = append(msgs[f], r.Messages...)
-	}
-	return msgs
 }
 
 // excerpt is the text of file at line and column (from 1), to show what

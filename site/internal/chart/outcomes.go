@@ -207,9 +207,13 @@ func ocNiceStep(max int) int {
 
 // Geometry of the outcomes chart.
 const (
-	ocW, ocH         = 720.0, 250.0
-	ocLeft, ocRight  = 48.0, 712.0
-	ocTop, ocBase    = 40.0, 212.0
+	ocW, ocH        = 720.0, 250.0
+	ocLeft, ocRight = 48.0, 712.0
+	ocTop, ocBase   = 56.0, 212.0
+	// ocLegendRow is the widest a row of the legend runs: what a phone
+	// shows of the chart as it opens (it scrolls, at 11 px a 12-unit
+	// label: 291 px of 320 at 42rem for 720 units).
+	ocLegendRow      = 300.0
 	ocMaxBar, ocFill = 56.0, 0.72
 )
 
@@ -272,16 +276,21 @@ func (c ocBars) describe() string {
 	return d
 }
 
-// legend names the outcomes present, in stacking order.
+// legend names the outcomes present, in stacking order, on rows of at
+// most ocLegendRow from the plot's left edge (two rows fit above ocTop).
 func (c ocBars) legend(b *strings.Builder) {
-	x := ocLeft
+	x, y := ocLeft, 12.0
 	for k, o := range ocKinds() {
 		if c.total[k] == 0 {
 			continue
 		}
-		fmt.Fprintf(b, `<rect class="oc-bar oc-%s" x="%s" y="12" width="12" height="12" rx="2"/>`, o.class, svgNum(x))
-		fmt.Fprintf(b, `<text class="oc-legend" x="%s" y="22">%s</text>`, svgNum(x+17), o.label)
-		x += 17 + svgTextWidth(o.label) + 18
+		w := 17 + svgTextWidth(o.label)
+		if x > ocLeft && x+w > ocLeft+ocLegendRow {
+			x, y = ocLeft, y+18
+		}
+		fmt.Fprintf(b, `<rect class="oc-bar oc-%s" x="%s" y="%s" width="12" height="12" rx="2"/>`, o.class, svgNum(x), svgNum(y))
+		fmt.Fprintf(b, `<text class="oc-legend" x="%s" y="%s">%s</text>`, svgNum(x+17), svgNum(y+10), o.label)
+		x += w + 18
 	}
 }
 
@@ -302,7 +311,7 @@ func (c ocBars) bars(b *strings.Builder, scale float64) {
 				parts = append(parts, strconv.Itoa(k[kind])+" "+o.label)
 			}
 		}
-		fmt.Fprintf(b, `<g class="oc-ocPeriod"><title>%s: %s (%s)</title>`, c.p.label(c.first+i, true), svgPlural(n, "episode", "episodes"), strings.Join(parts, ", "))
+		fmt.Fprintf(b, `<g class="oc-period"><title>%s: %s (%s)</title>`, c.p.label(c.first+i, true), svgPlural(n, "episode", "episodes"), strings.Join(parts, ", "))
 		y := ocBase
 		for kind, o := range ocKinds() {
 			if k[kind] == 0 {

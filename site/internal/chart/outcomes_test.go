@@ -19,7 +19,7 @@ func dated(date, outcome string) export.EpisodeHead {
 func barCounts(els []svgElement) (map[string]int, int) {
 	counts, periods := map[string]int{}, 0
 	for _, el := range els {
-		if el.class("oc-ocPeriod") {
+		if el.class("oc-period") {
 			periods++
 		}
 		if n, ok := el.attrs["data-count"]; ok {
@@ -167,5 +167,66 @@ func BenchmarkOutcomesChart(b *testing.B) {
 	eps := episodesEvery(10000, time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), 5*time.Hour)
 	for b.Loop() {
 		Outcomes(eps)
+	}
+}
+
+// TestOutcomesCrowdedMonth is issue 33's bad input: 10,000 episodes in
+// one month, one in each month around it. The chart counts by month, the
+// crowded bar fills most of the plot and no more, every bar stays in the
+// drawing.
+func TestOutcomesCrowdedMonth(t *testing.T) {
+	var eps []export.EpisodeHead
+	for m := 1; m <= 8; m++ {
+		eps = append(eps, dated(fmt.Sprintf("2026-%02d-20T10:00:00Z", m), "success"))
+	}
+	eps = append(eps, episodesEvery(10000, time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC), 4*time.Minute)...)
+	svg := Outcomes(eps)
+	if !strings.Contains(svg, "counted by month") || !strings.Contains(svg, "The busiest month was May 2026") {
+		t.Errorf("description: %s", svg[:min(len(svg), 600)])
+	}
+	top, total := ocBase, 0
+	for _, el := range checkSVG(t, svg) {
+		x, _ := strconv.ParseFloat(el.attrs["x"], 64)
+		y, _ := strconv.ParseFloat(el.attrs["y"], 64)
+		if n, ok := el.attrs["data-count"]; ok {
+			k, _ := strconv.Atoi(n)
+			total += k
+			w, _ := strconv.ParseFloat(el.attrs["width"], 64)
+			h, _ := strconv.ParseFloat(el.attrs["height"], 64)
+			top = math.Min(top, y)
+			if x < ocLeft || x+w > ocRight || y < ocTop-0.1 || y+h > ocBase+0.1 {
+				t.Errorf("bar of %d at x %v..%v, y %v..%v: outside the plot %v..%v × %v..%v", k, x, x+w, y, y+h, ocLeft, ocRight, ocTop, ocBase)
+			}
+		}
+	}
+	if total != len(eps) {
+		t.Errorf("bars count %d episodes, want %d", total, len(eps))
+	}
+	if top > ocBase-(ocBase-ocTop)/2 {
+		t.Errorf("the crowded month's bar tops out at y %v: it should fill most of the plot (%v..%v)", top, ocTop, ocBase)
+	}
+}
+
+// TestOutcomesLegendFitsAPhone: with every outcome present the legend's
+// entries each end within ocLegendRow of the plot's left edge, what a
+// 320 px phone shows as the chart opens (issue 33), and stay above the
+// plot.
+func TestOutcomesLegendFitsAPhone(t *testing.T) {
+	els := checkSVG(t, Outcomes(episodesEvery(40, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), 24*time.Hour)))
+	n := 0
+	for _, el := range els {
+		if !el.class("oc-legend") {
+			continue
+		}
+		x, _ := strconv.ParseFloat(el.attrs["x"], 64)
+		y, _ := strconv.ParseFloat(el.attrs["y"], 64)
+		label := ocKinds()[min(n, 3)].label // every outcome is present, in order
+		n++
+		if x+svgTextWidth(label) > ocLeft+ocLegendRow || y > ocTop-4 {
+			t.Errorf("legend entry %q at %v,%v: past %v or below %v", label, x, y, ocLeft+ocLegendRow, ocTop)
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d legend entries, want 4", n)
 	}
 }
