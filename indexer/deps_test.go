@@ -66,7 +66,7 @@ func TestHeavyDependenciesHaveOneOwner(t *testing.T) {
 var layers = [][]string{
 	// the domain types, and leaves that know nothing of notes (the
 	// site's graph layout is points and springs)
-	{"indexer/note", "indexer/tokens", "templates", "indexer/secrets/secretstest", "site/internal/graphlayout", "site/browsertest"},
+	{"indexer/note", "indexer/tokens", "templates", "indexer/secrets/secretstest", "site/internal/graphlayout"},
 	// reading: files and history, secrets, notes
 	{"indexer/source", "indexer/secrets", "indexer/parse"},
 	// the other inputs: execution events, session logs, ai-agents
@@ -83,7 +83,8 @@ var layers = [][]string{
 	{"indexer/query", "site"},
 	// the orchestrator, then the command line
 	{"indexer"},
-	{"cmd/engram", "cmd/genrepo", "site/pagetest"},
+	// tests of built sites, in a browser: helpers and their packages
+	{"cmd/engram", "cmd/genrepo", "site/browsertest", "site/pagetest", "site/layouttest", "site/layouttest/real"},
 }
 
 // TestLayers checks that every package of engram imports only packages
