@@ -35,12 +35,6 @@ var (
 	themes = []string{"light", "dark"}
 )
 
-// axeSkips are the widths axe-core does not run at, for time: 390 px
-// takes the same branch of the stylesheet as 320 (both under 40rem), so
-// the same rules apply to the same elements; what differs with the width
-// alone (overflow, the header, the chart) is measured at every width.
-var axeSkips = []int{390}
-
 // Layout is issue 33's must-show, for site/layouttest's packages. Each
 // corpus is built once, served with the production headers, and each of its pages of every kind
 // (pickPages) is loaded in one shared chromium at each width and scheme,
@@ -48,7 +42,7 @@ var axeSkips = []int{390}
 //
 //   - the document is no wider than the viewport (browsertest's overflow
 //     measure names what sticks out),
-//   - axe-core finds no violation (at 320 and 1280 px: axeSkips),
+//   - axe-core finds no violation,
 //   - no text of the site header is cut, clipped or off screen, and every
 //     section of its navigation is on screen (headerCutJS);
 //   - the outcomes chart's text is legible, its legend and axis of counts
@@ -158,9 +152,7 @@ func checkPage(t *testing.T, ctx context.Context, base string, p layoutPage, axe
 				t.Fatal(err)
 			}
 			checkOverflow(t, ctx, f, width, where)
-			if !slices.Contains(axeSkips, width) {
-				checkAxe(t, ctx, f, axeSrc, where)
-			}
+			checkAxe(t, ctx, f, axeSrc, where)
 			checkHeader(t, ctx, f, width, where)
 			checkChart(t, ctx, f, where)
 			if shot != "" {
