@@ -52,6 +52,7 @@
   var MAX_LABELS = 160;
   var LABEL_AREA = 36000;  // CSS px² of drawing per label: the budget
   var LABEL_CHARS = 30;    // a label's longest text on the canvas
+  var LABEL_GAP = 8;       // CSS px between two labels on a line, so that they read as two
   var LABEL_FONT = "12px system-ui, sans-serif";
   var HUB_FONT = "600 12.5px system-ui, sans-serif";
   var HUBS = 12;           // the most linked nodes, labelled in bold
@@ -553,12 +554,17 @@
     if (across(rect.x0, rect.x1, lay.mx) || across(rect.x0, rect.x1, lay.mx + lay.w) ||
         across(rect.y0, rect.y1, lay.my) || across(rect.y0, rect.y1, lay.my + lay.h)) return false;
     for (var p = 0; p < placed.length; p++) {
-      if (overlap(rect, placed[p]) || overlap(rect, placed[p].node)) return false;
+      if (nearLabel(rect, placed[p]) || overlap(rect, placed[p].node)) return false;
     }
     return !rule || clearOfNodes(rect, self, rule === "all");
   }
 
   function overlap(a, b) { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1; }
+
+  // nearLabel: two labels on a line end to end read as one ("Make ending"
+  // then "Commit a checked…" read "Make endingCommit…"), so a label keeps
+  // LABEL_GAP from another beside it.
+  function nearLabel(a, b) { return a.x0 < b.x1 + LABEL_GAP && b.x0 < a.x1 + LABEL_GAP && a.y0 < b.y1 && b.y0 < a.y1; }
 
   function clearOfNodes(rect, self, all) {
     var s = view.scale, gr = g.grid, reach = g.unit;
