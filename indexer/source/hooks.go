@@ -48,9 +48,9 @@ func FindHooks(dir string) (Hooks, error) {
 	if r == nil {
 		return Hooks{}, fmt.Errorf("%s: %w", dir, ErrNotGit)
 	}
-	top, _, err := Worktree(root)
+	top, err := worktreeTop(r)
 	if err != nil {
-		return Hooks{}, err
+		return Hooks{}, fmt.Errorf("open repository %s: %w", dir, err)
 	}
 	fsys, ok := r.Storer.(*filesystem.Storage)
 	if !ok {
@@ -153,10 +153,18 @@ func Worktree(dir string) (top, prefix string, err error) {
 	if r == nil {
 		return "", "", fmt.Errorf("%s: %w", dir, ErrNotGit)
 	}
-	wt, err := r.Worktree()
+	top, err = worktreeTop(r)
 	if err != nil {
 		return "", "", fmt.Errorf("open repository %s: %w", dir, err)
 	}
-	top, err = filepath.EvalSymlinks(wt.Filesystem.Root())
-	return top, prefix, err
+	return top, prefix, nil
+}
+
+// worktreeTop is the top level of r's worktree, symlinks resolved.
+func worktreeTop(r *git.Repository) (string, error) {
+	wt, err := r.Worktree()
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(wt.Filesystem.Root())
 }

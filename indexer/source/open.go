@@ -109,11 +109,7 @@ func openGit(root string) (*git.Repository, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	wt, err := r.Worktree()
-	if err != nil {
-		return nil, "", err
-	}
-	top, err := filepath.EvalSymlinks(wt.Filesystem.Root())
+	top, err := worktreeTop(r)
 	if err != nil {
 		return nil, "", err
 	}
