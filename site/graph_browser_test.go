@@ -14,7 +14,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/source"
 	"github.com/engramhq/engram/site/browsertest"
@@ -220,11 +219,8 @@ func waitJS(ctx context.Context, expr string) bool {
 func buildSite(t *testing.T, repo string) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "public")
-	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 	// Served from the root as a deployed site is: links from "/".
-	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, Now: &now, BaseURL: "/"}); err != nil {
-		t.Fatal(err)
-	}
+	browsertest.Build(t, repo, out, "/")
 	return out
 }
 

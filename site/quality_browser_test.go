@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
@@ -22,7 +21,6 @@ import (
 	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/source"
 	"github.com/engramhq/engram/site/browsertest"
-	"github.com/engramhq/engram/templates"
 )
 
 // qualityReportEnv names a Markdown file the test writes its findings
@@ -475,17 +473,9 @@ func qualityPages(t *testing.T, out string, corpus gen.Corpus) []qualityPage {
 			t.Fatalf("%s page %s: %v", pages[i].kind, pages[i].path, err)
 		}
 	}
-	layouts, err := fs.ReadDir(templates.FS, "layouts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range layouts {
-		kind, ok := strings.CutSuffix(e.Name(), ".html")
-		if e.IsDir() || !ok || kind == "baseof" || kind == "page" || kind == "section" {
-			continue
-		}
+	for _, kind := range browsertest.PageKinds(t) {
 		if !slices.ContainsFunc(pages, func(p qualityPage) bool { return p.kind == kind }) {
-			t.Errorf("layouts/%s is not checked: add a page of kind %s to qualityPages", e.Name(), kind)
+			t.Errorf("layouts/%s.html is not checked: add a page of kind %s to qualityPages", kind, kind)
 		}
 	}
 	return pages

@@ -73,10 +73,7 @@ func Layout(t *testing.T, corpora []Corpus) map[string]bool {
 			out := filepath.Join(t.TempDir(), "public")
 			srv := httptest.NewServer(site.Handler(out, ""))
 			defer srv.Close()
-			now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
-			if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, Now: &now, BaseURL: srv.URL + "/"}); err != nil {
-				t.Fatal(err)
-			}
+			Build(t, repo, out, srv.URL+"/")
 			pages := pickPages(t, out)
 			t.Logf("built in %v; %d pages", time.Since(began).Round(time.Millisecond), len(pages))
 			validate(t, tools[1], out, pages)
@@ -102,22 +99,42 @@ func shotPrefix(dir, corpus, kind string) string {
 	return filepath.Join(dir, corpus+"-"+kind)
 }
 
-// CheckCoverage: every layout of templates/layouts that is a page kind
-// is among the kinds checked.
-func CheckCoverage(t *testing.T, checked map[string]bool) {
+// PageKinds are the page kinds of templates/layouts: every layout but
+// the base and Hugo's defaults (page, section).
+func PageKinds(t testing.TB) []string {
 	t.Helper()
 	layouts, err := fs.ReadDir(templates.FS, "layouts")
 	if err != nil {
 		t.Fatal(err)
 	}
+	var kinds []string
 	for _, e := range layouts {
 		kind, ok := strings.CutSuffix(e.Name(), ".html")
-		if e.IsDir() || !ok || kind == "baseof" || kind == "page" || kind == "section" {
-			continue
+		if !e.IsDir() && ok && kind != "baseof" && kind != "page" && kind != "section" {
+			kinds = append(kinds, kind)
 		}
+	}
+	return kinds
+}
+
+// CheckCoverage: every page kind (PageKinds) is among the kinds checked.
+func CheckCoverage(t *testing.T, checked map[string]bool) {
+	t.Helper()
+	for _, kind := range PageKinds(t) {
 		if !checked[kind] {
-			t.Errorf("layouts/%s is checked on no corpus: add its kind to pickPages", e.Name())
+			t.Errorf("layouts/%s.html is checked on no corpus: add its kind to pickPages", kind)
 		}
+	}
+}
+
+// Build builds the memory repository repo into out as a deployed site
+// is, at a fixed reference time, with baseURL ("/" for one served from
+// the root).
+func Build(t testing.TB, repo, out, baseURL string) {
+	t.Helper()
+	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, Now: &now, BaseURL: baseURL}); err != nil {
+		t.Fatal(err)
 	}
 }
 

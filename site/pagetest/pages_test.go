@@ -1,17 +1,15 @@
 package pagetest
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 	"unicode"
 
 	"golang.org/x/net/html"
 
-	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/site/browsertest"
 )
 
 // build builds the memory repository repo into a temporary folder, as a
@@ -19,10 +17,7 @@ import (
 func build(t *testing.T, repo string) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "public")
-	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
-	if _, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, Now: &now, BaseURL: "/"}); err != nil {
-		t.Fatal(err)
-	}
+	browsertest.Build(t, repo, out, "/")
 	return out
 }
 
