@@ -245,7 +245,7 @@ func (e *editor) stage(paths ...string) {
 		e.t.Fatal(err)
 	}
 	for _, p := range paths {
-		if _, err := os.Stat(filepath.Join(e.repo, p)); err == nil {
+		if _, err = os.Stat(filepath.Join(e.repo, p)); err == nil {
 			_, err = wt.Add(p)
 		} else {
 			_, err = wt.Remove(p)

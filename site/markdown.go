@@ -225,6 +225,31 @@ func renderAutoLink(w util.BufWriter, src []byte, n ast.Node, entering bool) (as
 	return ast.WalkSkipChildren, nil
 }
 
+// plainText is the text of n's inline children, as goldmark's deprecated
+// Node.Text gave it: text segments and strings, a soft line break as a
+// newline, other inline nodes by their own children.
+func plainText(n ast.Node, src []byte) []byte {
+	var b []byte
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Text:
+			b = append(b, c.Value(src)...)
+			if c.SoftLineBreak() {
+				b = append(b, '\n')
+			}
+		case *ast.String:
+			b = append(b, c.Value...)
+		case *ast.AutoLink:
+			b = append(b, c.Label(src)...)
+		case *ast.RawHTML:
+			b = append(b, c.Segments.Value(src)...)
+		default:
+			b = append(b, plainText(c, src)...)
+		}
+	}
+	return b
+}
+
 // renderImage shows an image's alt text as a link: the site loads nothing
 // from the notes' URLs.
 func renderImage(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -232,7 +257,7 @@ func renderImage(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.W
 		return ast.WalkContinue, nil
 	}
 	img := n.(*ast.Image)
-	alt := string(img.Text(src)) //nolint:staticcheck // alt text as plain text
+	alt := string(plainText(img, src))
 	if alt == "" {
 		alt = "image"
 	}

@@ -69,15 +69,6 @@ func sdkOverStdio(t *testing.T, bin, repo string, env []string) {
 	}
 }
 
-// demoEdge is the ends of one edge of the demo's graph.
-func demoEdge(t *testing.T, repo string) (string, string) {
-	snap, err := (&queryFlags{repo: repo}).snapshot(context.Background(), os.Stderr, indexer.PartGraph)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return snap.Graph.Edges[0].Source, snap.Graph.Edges[0].Target
-}
-
 // inspectorPath is the MCP Inspector's launcher; outside CI, a test
 // without it skips.
 func inspectorPath(t *testing.T) string {

@@ -75,7 +75,7 @@ func contents(uri, mime, text string) *mcp.ReadResourceResult {
 func jsonContents(uri string, v any, err error) (*mcp.ReadResourceResult, error) {
 	var nf *query.NotFoundError
 	if errors.As(err, &nf) {
-		return nil, &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: err.Error(), Data: json.RawMessage(`{"uri":` + quoteJSON(uri) + `}`)}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error(), Data: json.RawMessage(`{"uri":` + quoteJSON(uri) + `}`)}
 	}
 	if err != nil {
 		return nil, err

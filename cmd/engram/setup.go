@@ -79,7 +79,6 @@ type setupChange struct {
 	old      []byte // nil when the file does not exist
 	new      []byte // nil to delete the file
 	perm     os.FileMode
-	verb     string // what happened, for the report
 	dirsMade []string
 }
 

@@ -242,17 +242,6 @@ func exactSlot[R, N, F any](table []field[R, N, F], f *F, key string) (slot, boo
 	return row.file(f), true
 }
 
-// exactKeys are a table's round-tripping keys, in its order.
-func exactKeys[R, N, F any](table []field[R, N, F]) []string {
-	var keys []string
-	for _, f := range table {
-		if f.exact {
-			keys = append(keys, f.key)
-		}
-	}
-	return keys
-}
-
 func effectTargets(links []note.Link) []string {
 	var out []string
 	for _, l := range links {

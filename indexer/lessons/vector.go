@@ -116,14 +116,3 @@ func (t tier) holds(a, b vector) (float64, bool) {
 	s, n := similarity(a, b)
 	return s, n >= t.need() && s > t.threshold
 }
-
-// keys returns the terms through which the candidate search finds v: all
-// but its minShared-1 most common. Two vectors that share minShared terms
-// share one of their keys (the rarest of the shared terms comes before
-// minShared-1 others in each), so indexing and probing by keys alone finds
-// every pair the tier can relate, while the most common terms, with the
-// longest posting lists, are left out. Any order would do for that, as
-// long as every vector uses the same; rarest first makes the lists short.
-func (t tier) keys(v vector) []int32 {
-	return v.terms[:max(len(v.terms)-t.need()+1, 0)]
-}

@@ -339,8 +339,9 @@ func tomlText(v string) []string {
 	if tomlBareRE.MatchString(v) {
 		return []string{v}
 	}
-	inner, ok := strings.CutPrefix(v, "[")
-	if inner, ok = strings.CutSuffix(inner, "]"); !ok {
+	inner, open := strings.CutPrefix(v, "[")
+	inner, closed := strings.CutSuffix(inner, "]")
+	if !open || !closed {
 		return nil
 	}
 	inner = strings.TrimSuffix(strings.TrimSpace(inner), ",")

@@ -156,7 +156,7 @@ var privacyLineRE = regexp.MustCompile(`^\s*["']?([^\s"':=]+)["']?\s*[:=]\s*["']
 // every line of every note was a third of the time spent parsing.
 func mayBePrivacyLine(line []byte) bool {
 	end := bytes.TrimRight(line, " \t\r\n\v\f\"',")
-	if len(end) == 0 || bytes.IndexAny(line, ":=") < 0 {
+	if len(end) == 0 || !bytes.ContainsAny(line, ":=") {
 		return false
 	}
 	switch end[len(end)-1] {

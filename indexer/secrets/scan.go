@@ -145,6 +145,7 @@ func (f *file) run(d *detect.Detector, first, last int) {
 		end = f.starts[last+1]
 	}
 	frag := f.text[begin:end]
+	//lint:ignore SA1019 gitleaks v8's DetectContext takes only the deprecated detect.Fragment.
 	rs := d.DetectContext(context.Background(), detect.Fragment{Raw: frag, FilePath: f.gitleaksPath, StartLine: first + 1})
 	starts := f.starts[first : last+1]
 	for _, r := range rs {

@@ -47,7 +47,7 @@ func ocChoosePeriod(first, last time.Time) ocPeriod {
 	if last.Sub(first) < 10*7*24*time.Hour {
 		return ocPeriod{}
 	}
-	p := ocPeriod{months: 1}
+	var p ocPeriod
 	for _, m := range []int{1, 2, 3, 6, 12} {
 		if p = (ocPeriod{months: m}); p.index(last)-p.index(first) < ocMaxBars {
 			return p
