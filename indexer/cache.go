@@ -308,14 +308,14 @@ func newCachedGraph(g query.Graph) (cachedGraph, error) {
 	}
 	types := map[string]uint8{}
 	for _, e := range g.Edges {
-		t, ok := types[e.Type]
+		t, ok := types[string(e.Type)]
 		if !ok {
 			if len(c.EdgeTypes) == 255 {
 				return c, fmt.Errorf("cache: more than 255 edge types")
 			}
 			t = uint8(len(c.EdgeTypes))
-			types[e.Type] = t
-			c.EdgeTypes = append(c.EdgeTypes, e.Type)
+			types[string(e.Type)] = t
+			c.EdgeTypes = append(c.EdgeTypes, string(e.Type))
 		}
 		s, okS := index[e.Source]
 		d, okD := index[e.Target]
@@ -334,7 +334,7 @@ func (c cachedGraph) graph() query.Graph {
 		nodes[i] = query.Node{ID: c.IDs[i], Type: c.Types[i]}
 	}
 	for i := range c.Src {
-		edges[i] = note.Edge{Source: c.IDs[c.Src[i]], Target: c.IDs[c.Dst[i]], Type: c.EdgeTypes[c.Type[i]], Weight: c.Weight[i], EvidenceCount: int(c.Count[i])}
+		edges[i] = note.Edge{Source: c.IDs[c.Src[i]], Target: c.IDs[c.Dst[i]], Type: note.EdgeType(c.EdgeTypes[c.Type[i]]), Weight: c.Weight[i], EvidenceCount: int(c.Count[i])}
 	}
 	return query.IndexedGraph(nodes, edges, c.Src, c.Dst)
 }

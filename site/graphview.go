@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/site/internal/graphlayout"
 )
 
@@ -47,7 +48,7 @@ const maxLabel = export.HeadlineRunes
 // order, other types follow in name order.
 var (
 	nodeColours = []typeColour{{"episode", "accent"}, {"decision", "part"}, {"event", "muted"}, {"pattern", "ok"}, {"antipattern", "fail"}}
-	edgeColours = []typeColour{{"causes", "accent"}, {"enables", "ok"}, {"prevents", "fail"}, {"correlates", "part"}, {"leads_to", "fg"}, {"evidence_for", "muted"}, {export.Contains, "muted"}}
+	edgeColours = []typeColour{{string(note.EdgeCauses), "accent"}, {string(note.EdgeEnables), "ok"}, {string(note.EdgePrevents), "fail"}, {string(note.EdgeCorrelates), "part"}, {string(note.EdgeLeadsTo), "fg"}, {string(note.EdgeEvidenceFor), "muted"}, {string(note.EdgeContains), "muted"}}
 )
 
 type typeColour struct{ typ, colour string }
@@ -173,9 +174,9 @@ func graphData(s *export.Site, layout bool) graphDoc {
 		if !okA || !okB {
 			continue
 		}
-		d.Edges = append(d.Edges, graphEdge{Source: a, Target: b, Type: e.Type, Weight: finite(e.Weight)})
+		d.Edges = append(d.Edges, graphEdge{Source: a, Target: b, Type: string(e.Type), Weight: finite(e.Weight)})
 		pairs = append(pairs, [2]int{a, b})
-		if e.Type == export.Contains {
+		if e.Type == note.EdgeContains {
 			// An episode's own parts: drawn, but no link (as graph health
 			// counts them).
 			d.Nodes[b].Part = b != a

@@ -25,7 +25,7 @@ func graphSite(n int) *export.Site {
 		s.Graph.Nodes = append(s.Graph.Nodes, export.GraphNode{ID: id, Type: typ, Label: "label of " + id, URL: url})
 	}
 	edge := func(a, b, typ string, w float64) {
-		s.Graph.Edges = append(s.Graph.Edges, export.GraphEdge{Edge: note.Edge{Source: a, Target: b, Type: typ, Weight: w}})
+		s.Graph.Edges = append(s.Graph.Edges, export.GraphEdge{Edge: note.Edge{Source: a, Target: b, Type: note.EdgeType(typ), Weight: w}})
 	}
 	for p := range n {
 		node(fmt.Sprintf("PATTERN-%03d", p), "pattern", fmt.Sprintf("/patterns/p%03d/", p))
@@ -155,7 +155,7 @@ func TestGraphHubsFoldParts(t *testing.T) {
 		s.Graph.Nodes = append(s.Graph.Nodes, export.GraphNode{ID: id, Type: typ, URL: "/" + id + "/"})
 	}
 	edge := func(a, b, typ string) {
-		s.Graph.Edges = append(s.Graph.Edges, export.GraphEdge{Edge: note.Edge{Source: a, Target: b, Type: typ, Weight: 1}})
+		s.Graph.Edges = append(s.Graph.Edges, export.GraphEdge{Edge: note.Edge{Source: a, Target: b, Type: note.EdgeType(typ), Weight: 1}})
 	}
 	node("E1", "episode")
 	node("P", "pattern")
@@ -163,13 +163,13 @@ func TestGraphHubsFoldParts(t *testing.T) {
 	for i := range 5 {
 		id := fmt.Sprintf("E1#e%d", i)
 		node(id, "event")
-		edge("E1", id, export.Contains)
+		edge("E1", id, string(note.EdgeContains))
 		if i > 0 {
 			edge("E1#e0", id, "leads_to") // a commit every other event leads to
 		}
 	}
 	node("E2#d1", "decision")
-	edge("E2", "E2#d1", export.Contains)
+	edge("E2", "E2#d1", string(note.EdgeContains))
 	edge("E2#d1", "P", "causes")
 	edge("E2", "P", "evidence_for")
 
@@ -236,7 +236,7 @@ func TestChainShapes(t *testing.T) {
 		s.Graph.Nodes = append(s.Graph.Nodes, export.GraphNode{ID: id, Type: typ, Label: "label of " + id})
 	}
 	edge := func(a, b, typ string) {
-		s.Graph.Edges = append(s.Graph.Edges, export.GraphEdge{Edge: note.Edge{Source: a, Target: b, Type: typ}})
+		s.Graph.Edges = append(s.Graph.Edges, export.GraphEdge{Edge: note.Edge{Source: a, Target: b, Type: note.EdgeType(typ)}})
 	}
 	// A core of 40 nodes, so that chains are small.
 	for i := range 40 {
@@ -249,10 +249,10 @@ func TestChainShapes(t *testing.T) {
 		ep := fmt.Sprintf("E%d", i)
 		node(ep, "episode")
 		node(ep+"#d001", "decision")
-		edge(ep, ep+"#d001", export.Contains)
+		edge(ep, ep+"#d001", string(note.EdgeContains))
 		if i%2 == 0 {
 			node(ep+"#d002", "decision")
-			edge(ep, ep+"#d002", export.Contains)
+			edge(ep, ep+"#d002", string(note.EdgeContains))
 		}
 	}
 	node("alone", "decision")

@@ -110,7 +110,7 @@ const descriptionRunes = 200
 func episodeDescription(e export.Episode) string {
 	what := "Episode"
 	if e.Outcome != "" {
-		what = "Episode (" + e.Outcome + ")"
+		what = "Episode (" + string(e.Outcome) + ")"
 	}
 	if t := export.PlainText(e.Task); t != "" {
 		return export.Clip(what+": "+t, descriptionRunes)

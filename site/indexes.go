@@ -71,8 +71,8 @@ func outcomes() []string {
 }
 
 func outcomeOf(e export.EpisodeHead) string {
-	if note.Outcome(e.Outcome).Valid() {
-		return e.Outcome
+	if e.Outcome.Valid() {
+		return string(e.Outcome)
 	}
 	return unknown
 }
@@ -129,7 +129,7 @@ func (ix *index) groupTags(s *export.Site) []tagGroup {
 		add(n.Tags, tagItem{ID: n.ID, Type: n.Type, URL: n.URL})
 	}
 	for _, e := range s.Episodes {
-		add(e.Tags, tagItem{ID: e.ID, Type: "episode", URL: e.URL, Date: e.Date, Outcome: e.Outcome})
+		add(e.Tags, tagItem{ID: e.ID, Type: "episode", URL: e.URL, Date: e.Date, Outcome: string(e.Outcome)})
 	}
 	out := make([]tagGroup, 0, len(bySlug))
 	for _, g := range bySlug {

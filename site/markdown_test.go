@@ -105,11 +105,11 @@ func TestHeadingsBelowTitle(t *testing.T) {
 func TestImageAltText(t *testing.T) {
 	md := newMarkdown()
 	for _, tc := range []struct{ src, want string }{
-		{"![*an* `x` **b**](x)", `<a href="x" rel="nofollow">`+"an x b"+`</a>`},
-		{"![see <https://example.com>](x)", `<a href="x" rel="nofollow">`+"see https://example.com"+`</a>`},
-		{"![a <b>c</b>](x)", `<a href="x" rel="nofollow">`+"a &lt;b&gt;c&lt;/b&gt;"+`</a>`},
-		{"![a\nb](x)", `<a href="x" rel="nofollow">`+"a\nb"+`</a>`},
-		{"![](x)", `<a href="x" rel="nofollow">`+"image"+`</a>`},
+		{"![*an* `x` **b**](x)", `<a href="x" rel="nofollow">` + "an x b" + `</a>`},
+		{"![see <https://example.com>](x)", `<a href="x" rel="nofollow">` + "see https://example.com" + `</a>`},
+		{"![a <b>c</b>](x)", `<a href="x" rel="nofollow">` + "a &lt;b&gt;c&lt;/b&gt;" + `</a>`},
+		{"![a\nb](x)", `<a href="x" rel="nofollow">` + "a\nb" + `</a>`},
+		{"![](x)", `<a href="x" rel="nofollow">` + "image" + `</a>`},
 	} {
 		if got := md.Inline(tc.src, nil); got != tc.want {
 			t.Errorf("%q: got %q, want %q", tc.src, got, tc.want)

@@ -29,7 +29,7 @@ func decisionsPages(in input) []page {
 	for _, e := range in.s.Episodes {
 		ep := export.Ref{ID: e.ID, Type: "episode", URL: e.URL}
 		for _, d := range e.Decisions {
-			rows = append(rows, decisionRow{ID: d.ID, Title: d.Title, Type: d.Type, Chosen: d.Chosen, Outcome: d.Outcome,
+			rows = append(rows, decisionRow{ID: d.ID, Title: d.Title, Type: string(d.Type), Chosen: d.Chosen, Outcome: string(d.Outcome),
 				URL: e.URL + "#" + anchor(d.ID), Date: e.Date, Episode: ep})
 		}
 	}

@@ -264,5 +264,5 @@ func (v episodePage) listed() any {
 	}
 	return struct {
 		Doc doc `json:"doc"`
-	}{doc{ID: v.Doc.ID, Date: v.Doc.Date, Outcome: v.Doc.Outcome, Task: v.Doc.Task}}
+	}{doc{ID: v.Doc.ID, Date: v.Doc.Date, Outcome: string(v.Doc.Outcome), Task: v.Doc.Task}}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/site/internal/graphlayout"
 )
 
@@ -62,13 +63,13 @@ func hubs(d graphDoc) []graphHub {
 		owner[i] = i
 	}
 	for _, e := range d.Edges {
-		if e.Type == export.Contains && e.Source != e.Target {
+		if e.Type == string(note.EdgeContains) && e.Source != e.Target {
 			owner[e.Target] = e.Source
 		}
 	}
 	links := make([]int, len(d.Nodes))
 	for _, e := range d.Edges {
-		if e.Type == export.Contains {
+		if e.Type == string(note.EdgeContains) {
 			continue
 		}
 		a, b := owner[e.Source], owner[e.Target]

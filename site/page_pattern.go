@@ -122,7 +122,7 @@ func (ix *index) edgeViews(edges []note.Edge, in bool) []edgeView {
 		if in {
 			other = e.Source
 		}
-		out = append(out, edgeView{Type: e.Type, Other: other, URL: ix.urls[other], Weight: e.Weight, EvidenceCount: e.EvidenceCount})
+		out = append(out, edgeView{Type: string(e.Type), Other: other, URL: ix.urls[other], Weight: e.Weight, EvidenceCount: e.EvidenceCount})
 	}
 	return out
 }

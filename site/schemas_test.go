@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 )
 
 // twinSite is a site with a page of every kind that writes its own twin:
@@ -17,9 +18,9 @@ func twinSite() *export.Site {
 	s := graphSite(2)
 	episode := func(id, date, outcome string, tags ...string) export.Episode {
 		return export.Episode{
-			EpisodeHead: export.EpisodeHead{ID: id, Title: id, Date: date, Outcome: outcome, Tags: tags,
+			EpisodeHead: export.EpisodeHead{ID: id, Title: id, Date: date, Outcome: note.Outcome(outcome), Tags: tags,
 				URL: "/episodes/" + id + "/", JSONURL: "/api/v1/episodes/" + id + ".json"},
-			Decisions: []export.Decision{{ID: "d001", Title: "a decision", Outcome: outcome}},
+			Decisions: []export.Decision{{ID: "d001", Title: "a decision", Outcome: note.Outcome(outcome)}},
 		}
 	}
 	s.Episodes = []export.Episode{

@@ -36,7 +36,7 @@ func TestImportExportRealSnapshot(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want[n.Title] = n.Episode.Outcome
+		want[n.Title] = string(n.Episode.Outcome)
 	}
 	ctx := context.Background()
 	repo, out := filepath.Join(t.TempDir(), "repo"), filepath.Join(t.TempDir(), "out")
@@ -49,7 +49,7 @@ func TestImportExportRealSnapshot(t *testing.T) {
 	site := export.Documents(l.Export)
 	got := map[string]string{}
 	for _, e := range site.Episodes {
-		got[e.ID] = e.Outcome
+		got[e.ID] = string(e.Outcome)
 	}
 	if len(got) != 287 || len(want) != 287 {
 		t.Fatalf("%d episodes published, %d in the JSON; want 287", len(got), len(want))

@@ -113,7 +113,7 @@ func newEpisodeItem(e export.EpisodeSummary) episodeItem {
 	if head == e.ID {
 		head = "" // no task: the id says it
 	}
-	return episodeItem{ID: e.ID, Date: e.Date, Outcome: e.Outcome, Headline: head, Snippet: snip, Score: e.Score, URL: e.JSONURL}
+	return episodeItem{ID: e.ID, Date: e.Date, Outcome: string(e.Outcome), Headline: head, Snippet: snip, Score: e.Score, URL: e.JSONURL}
 }
 
 // episodeCard is one episode in under episodeBudget tokens: its summary
@@ -142,7 +142,7 @@ type decisionLine struct {
 }
 
 func newEpisodeCard(e *query.Episode) episodeCard {
-	c := episodeCard{ID: e.ID, Date: e.Date, Outcome: e.Outcome, Task: cut(e.Task, 400), Tags: e.Tags, Score: e.Score,
+	c := episodeCard{ID: e.ID, Date: e.Date, Outcome: string(e.Outcome), Task: cut(e.Task, 400), Tags: e.Tags, Score: e.Score,
 		URL: e.URL, JSONURL: e.JSONURL, Decisions: []decisionLine{}, DecisionsTotal: len(e.Decisions)}
 	if e.Title != e.ID {
 		c.Title = cut(e.Title, 120)
@@ -151,7 +151,7 @@ func newEpisodeCard(e *query.Episode) episodeCard {
 		c.Tags = c.Tags[:10]
 	}
 	for _, d := range e.Decisions {
-		c.Decisions = append(c.Decisions, decisionLine{ID: d.ID, Type: d.Type, Title: cut(d.Title, 100), Chosen: cut(d.Chosen, 80), Outcome: d.Outcome})
+		c.Decisions = append(c.Decisions, decisionLine{ID: d.ID, Type: string(d.Type), Title: cut(d.Title, 100), Chosen: cut(d.Chosen, 80), Outcome: string(d.Outcome)})
 	}
 	k := 0
 	fit(&c, episodeBudget, func() bool {

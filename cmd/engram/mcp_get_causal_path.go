@@ -33,7 +33,7 @@ type pathLink struct {
 func newPathCard(p query.Path) pathCard {
 	c := pathCard{Nodes: p.Nodes, Links: []pathLink{}, Strength: p.Strength}
 	for _, e := range p.Edges {
-		c.Links = append(c.Links, pathLink{Type: e.Type, Weight: e.Weight})
+		c.Links = append(c.Links, pathLink{Type: string(e.Type), Weight: e.Weight})
 	}
 	return c
 }

@@ -36,8 +36,8 @@ type decisionCard struct {
 }
 
 func newDecisionCard(d export.Decision) decisionCard {
-	c := decisionCard{ID: d.ID, Type: d.Type, Title: cut(d.Title, 160), Timestamp: d.Timestamp, Chosen: cut(d.Chosen, 160),
-		Rationale: cut(d.Rationale, 240), Outcome: d.Outcome}
+	c := decisionCard{ID: d.ID, Type: string(d.Type), Title: cut(d.Title, 160), Timestamp: d.Timestamp, Chosen: cut(d.Chosen, 160),
+		Rationale: cut(d.Rationale, 240), Outcome: string(d.Outcome)}
 	for _, o := range d.Options {
 		c.Options = append(c.Options, cut(o, 80))
 	}
@@ -71,9 +71,9 @@ func (e *mcpEngine) decisions(ctx context.Context, a decisionsArgs) (decisionsPa
 	}
 	pa := a.pageArgs
 	if pa.BudgetTokens > 0 { // the page's budget is what the episode and outcome leave
-		head := countJSON(struct{ Episode, Outcome string }{d.Episode, d.Outcome})
+		head := countJSON(struct{ Episode, Outcome string }{d.Episode, string(d.Outcome)})
 		pa.BudgetTokens = max(pa.BudgetTokens-head, 1)
 	}
 	p, err := paginate(snap, d.Items, pa, newDecisionCard)
-	return decisionsPage{Episode: d.Episode, Outcome: d.Outcome, page: p}, err
+	return decisionsPage{Episode: d.Episode, Outcome: string(d.Outcome), page: p}, err
 }

@@ -49,7 +49,7 @@ func newWhatIfCard(w query.WhatIf) whatIfCard {
 		for _, a := range w.Items {
 			r := optionRecord{Option: cut(a.Option, 80), Count: a.Count, SuccessRate: a.SuccessRate, Confidence: a.Confidence, Episodes: []precedent{}}
 			for _, p := range a.Episodes[:min(n, len(a.Episodes))] {
-				r.Episodes = append(r.Episodes, precedent{ID: p.ID, Decision: p.Decision, Outcome: p.Outcome})
+				r.Episodes = append(r.Episodes, precedent{ID: p.ID, Decision: p.Decision, Outcome: string(p.Outcome)})
 			}
 			c.Items = append(c.Items, r)
 		}

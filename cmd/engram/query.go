@@ -284,7 +284,7 @@ func cmdDecisions(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	fmt.Fprintf(stdout, "%s (%s): %d decisions\n", d.Episode, d.Outcome, len(d.Items))
 	for _, x := range d.Items {
-		fmt.Fprintf(stdout, "\n%s  %s  %s\n", x.ID, orDash(x.Type), x.Title)
+		fmt.Fprintf(stdout, "\n%s  %s  %s\n", x.ID, orDash(string(x.Type)), x.Title)
 		field := func(name, v string) {
 			if v != "" {
 				fmt.Fprintf(stdout, "    %-9s %s\n", name+":", v)
@@ -294,7 +294,7 @@ func cmdDecisions(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		field("options", strings.Join(x.Options, " | "))
 		field("chosen", x.Chosen)
 		field("because", x.Rationale)
-		field("outcome", x.Outcome)
+		field("outcome", string(x.Outcome))
 		var effects []string
 		for _, l := range x.Effects {
 			effects = append(effects, l.Target)
@@ -327,14 +327,14 @@ func cmdWhatIf(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return writeJSON(stdout, w)
 	}
 	d := w.Decision
-	fmt.Fprintf(stdout, "%s %s (%s): chose %q, outcome %s\n", w.Episode, d.ID, orDash(d.Type), d.Chosen, orDash(d.Outcome))
+	fmt.Fprintf(stdout, "%s %s (%s): chose %q, outcome %s\n", w.Episode, d.ID, orDash(string(d.Type)), d.Chosen, orDash(string(d.Outcome)))
 	if len(w.Items) == 0 {
 		fmt.Fprintln(stdout, "no other options are listed for this decision")
 		return nil
 	}
 	for _, a := range w.Items {
 		if a.Count == 0 {
-			fmt.Fprintf(stdout, "\nwhat if %q: no other %s decision chose it\n", a.Option, orDash(d.Type))
+			fmt.Fprintf(stdout, "\nwhat if %q: no other %s decision chose it\n", a.Option, orDash(string(d.Type)))
 			continue
 		}
 		fmt.Fprintf(stdout, "\nwhat if %q: chosen in %d other decisions, success rate %s (95%% lower bound %s)\n", a.Option, a.Count, rate(a.SuccessRate), rate(a.Confidence))

@@ -115,7 +115,7 @@ func (d *decoder) missing(root, v *value, key string) {
 
 // outcome checks an outcome and lower-cases it, as markdown episodes'
 // outcomes are; what names its owner.
-func (d *decoder) outcome(s string, v *value, what string) string {
+func (d *decoder) outcome(s string, v *value, what string) note.Outcome {
 	if s == "" {
 		return ""
 	}
@@ -123,7 +123,7 @@ func (d *decoder) outcome(s string, v *value, what string) string {
 	if !ok {
 		d.report(v.off, note.Warning, "aiagents-outcome", "%s outcome %q is not %s; kept as written", what, s, note.OutcomeList)
 	}
-	return string(o)
+	return o
 }
 
 // readCausalVersion reads causal_order_version, and keeps a number in

@@ -12,10 +12,19 @@ import (
 
 // The schema's enums (.claude/skills/memory/resources/schemas/
 // episode.schema.json, unchanged from 2026-01 to 2026-08).
-var (
-	eventTypes    = []string{"tool_call", "error", "milestone", "handoff", "commit", "test"}
-	decisionTypes = []string{"design", "implementation", "test", "recovery", "routing"}
-)
+var eventTypes = []string{"tool_call", "error", "milestone", "handoff", "commit", "test"}
+
+// decisionTypes are the schema's decision types: engram's (SPEC §2.1)
+// less "other", which the schema does not have.
+func decisionTypes() []string {
+	var out []string
+	for _, t := range note.DecisionTypes() {
+		if t != note.DecisionOther {
+			out = append(out, string(t))
+		}
+	}
+	return out
+}
 
 // decisionItem is a decision before its effects are checked against the
 // ids of the episode.

@@ -70,7 +70,7 @@ var episodeFields = []field[episodeItem, note.Note, Episode]{
 		file:   func(e *Episode) slot { return strSlot(&e.Timestamp) }},
 	{key: "outcome", note: "Episode.Outcome; front matter outcome", need: nonBlank, exact: true,
 		read:   readEpisodeOutcome,
-		export: func(n *note.Note) any { return n.Episode.Outcome },
+		export: func(n *note.Note) any { return string(n.Episode.Outcome) },
 		file:   func(e *Episode) slot { return strSlot(&e.Outcome) }},
 	{key: "task", note: "Episode.Task; front matter task", need: nonBlank, exact: true,
 		read:   func(p *part, it *episodeItem) { it.n.Episode.Task = p.d.required(p.v, p.f, "task") },
@@ -112,8 +112,10 @@ var decisionFields = []field[decisionItem, note.Decision, Decision]{
 		export: func(d *note.Decision) any { return d.Timestamp },
 		file:   func(d *Decision) slot { return strSlot(&d.Timestamp) }},
 	{key: "type", note: "Decision.Type", need: nonBlank, exact: true, bullet: "Type",
-		read:   func(p *part, it *decisionItem) { it.dec.Type = p.enum(decisionTypes, "aiagents-decision-type") },
-		export: func(d *note.Decision) any { return d.Type },
+		read: func(p *part, it *decisionItem) {
+			it.dec.Type = note.DecisionType(p.enum(decisionTypes(), "aiagents-decision-type"))
+		},
+		export: func(d *note.Decision) any { return string(d.Type) },
 		file:   func(d *Decision) slot { return strSlot(&d.Type) }},
 	{key: "context", note: "Decision.Context; also the heading's title", need: present, exact: true, bullet: "Context",
 		read:   func(p *part, it *decisionItem) { it.dec.Context = p.d.decisionContext(p) },
@@ -136,7 +138,7 @@ var decisionFields = []field[decisionItem, note.Decision, Decision]{
 			s, v := p.text("outcome")
 			it.dec.Outcome = p.d.outcome(s, v, p.name)
 		},
-		export: func(d *note.Decision) any { return d.Outcome },
+		export: func(d *note.Decision) any { return string(d.Outcome) },
 		file:   func(d *Decision) slot { return strSlot(&d.Outcome) }},
 	{key: "effects", note: "Decision.Effects, [[wikilinks]]", exact: true, bullet: "Effects",
 		read:   func(p *part, it *decisionItem) { it.effects = p.d.refs(p.f, "effects", p.name+" effects") },

@@ -62,7 +62,7 @@ func Import(fsys fs.FS) (Imported, []note.Diagnostic) {
 			continue
 		}
 		titles[key] = f
-		outcomes[key] = n.Episode.Outcome
+		outcomes[key] = string(n.Episode.Outcome)
 		imp.Files = append(imp.Files, File{Path: "episodes/" + UniqueName(names, safeName(n.Title, 120)) + ".md", Data: md, From: f})
 		imp.Episodes++
 	}

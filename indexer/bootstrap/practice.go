@@ -70,7 +70,7 @@ func practiceTexts(e *export.Episode) []string {
 		out = append(out, ev.Content)
 	}
 	for _, d := range e.Decisions {
-		out = append(out, d.Title, d.Context, d.Chosen, d.Rationale, d.Outcome)
+		out = append(out, d.Title, d.Context, d.Chosen, d.Rationale, string(d.Outcome))
 	}
 	return out
 }

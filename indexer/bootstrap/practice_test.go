@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 )
 
 // episode makes an unflagged episode whose events say the given lines.
 func episode(i int, outcome string, lines ...string) export.Episode {
 	e := export.Episode{EpisodeHead: export.EpisodeHead{ID: fmt.Sprintf("EP-%04d", i), URL: fmt.Sprintf("/e/%04d/", i),
-		Date: "2026-08-01T00:00:00Z", Outcome: outcome, Task: fmt.Sprintf("Work item number %d of the sprint", i)}, Flags: []string{}}
+		Date: "2026-08-01T00:00:00Z", Outcome: note.Outcome(outcome), Task: fmt.Sprintf("Work item number %d of the sprint", i)}, Flags: []string{}}
 	for j, l := range lines {
 		e.Events = append(e.Events, export.Event{ID: fmt.Sprintf("e%03d", j+1), Content: l})
 	}

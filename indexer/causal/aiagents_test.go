@@ -91,7 +91,7 @@ func TestAIAgentsGraphHealth(t *testing.T) {
 	if h.IsolatedShare >= share {
 		t.Errorf("engram's graph is as isolated as the one ai-agents deleted: %.3f", h.IsolatedShare)
 	}
-	if len(h.EdgeTypes) < 1 || h.EdgeTypes[LeadsTo] == 0 {
+	if len(h.EdgeTypes) < 1 || h.EdgeTypes[note.EdgeLeadsTo] == 0 {
 		t.Errorf("edge types %v", h.EdgeTypes)
 	}
 }

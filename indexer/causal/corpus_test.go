@@ -109,7 +109,7 @@ func checkCorpusStats(t *testing.T, c gen.Corpus, notes []note.Note, res Result)
 		var ev []EvidenceRef
 		for _, e := range w.Evidence {
 			// The generator's evidence lines give the episodes' own outcomes.
-			ev = append(ev, EvidenceRef{ID: e.Episode, Outcome: e.Outcome, Own: e.Outcome})
+			ev = append(ev, EvidenceRef{ID: e.Episode, Outcome: note.Outcome(e.Outcome), Own: note.Outcome(e.Outcome)})
 		}
 		if !slices.Equal(got.Evidence, ev) {
 			t.Errorf("%s: evidence %v, want %v", want.Title, got.Evidence, ev)
@@ -121,7 +121,7 @@ func checkCorpusEdges(t *testing.T, c gen.Corpus, res Result) {
 	t.Helper()
 	edges := map[[3]string]note.Edge{}
 	for _, e := range res.Edges {
-		edges[[3]string{e.Source, e.Target, e.Type}] = e
+		edges[[3]string{e.Source, e.Target, string(e.Type)}] = e
 	}
 	weighted := 0
 	for _, p := range c.Patterns() {
@@ -138,7 +138,7 @@ func checkCorpusEdges(t *testing.T, c gen.Corpus, res Result) {
 			}
 		}
 		for _, ev := range p.Pattern.Evidence {
-			if _, ok := edges[[3]string{ev.Episode, p.Title, evidenceFor}]; !ok {
+			if _, ok := edges[[3]string{ev.Episode, p.Title, string(note.EdgeEvidenceFor)}]; !ok {
 				t.Errorf("missing evidence edge %s -> %s", ev.Episode, p.Title)
 			}
 		}

@@ -146,7 +146,7 @@ var (
 // health"; issue 31): its last event, in timeline order, has a done cue
 // that no negation or condition in the five words before takes back.
 func OutcomeContradicted(e *note.Episode) bool {
-	if o, _ := note.ParseOutcome(e.Outcome); (o != note.Failure && o != note.Partial) || len(e.Events) == 0 {
+	if o, _ := note.ParseOutcome(string(e.Outcome)); (o != note.Failure && o != note.Partial) || len(e.Events) == 0 {
 		return false
 	}
 	text := e.Events[len(e.Events)-1].Text
@@ -284,10 +284,10 @@ func (b *builder) poisoned(i int) bool {
 // an episode that succeeds.
 func (b *builder) contradicted(n *note.Note, s *Stats) {
 	sum := 0.0
-	lines := map[string]bool{}
+	lines := map[note.Outcome]bool{}
 	for _, e := range s.Evidence {
 		lines[e.Outcome] = true
-		if v, ok := note.Outcome(e.Own).Value(); ok {
+		if v, ok := e.Own.Value(); ok {
 			sum += v
 			s.EpisodeOutcomes++
 		}

@@ -195,7 +195,7 @@ func TestPoisoningFlag(t *testing.T) {
 // agents are offered (Excludes), unlike the others.
 func TestOutcomeContradicted(t *testing.T) {
 	ev := func(outcome string, texts ...string) *note.Episode {
-		e := &note.Episode{Outcome: outcome}
+		e := &note.Episode{Outcome: note.Outcome(outcome)}
 		for _, s := range texts {
 			e.Events = append(e.Events, note.Event{Text: s})
 		}

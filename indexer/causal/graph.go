@@ -17,21 +17,6 @@ import (
 	"github.com/engramhq/engram/indexer/note"
 )
 
-// Edge types besides the causal ones of SPEC §2.2: an episode is evidence
-// for a pattern; an event leads to another (ai-agents' caused_by and
-// leads_to, one edge whichever side declares it). A decision's Effects are
-// "causes" edges.
-const (
-	evidenceFor = "evidence_for"
-	LeadsTo     = "leads_to"
-	Causes      = "causes"
-	// Contains joins an episode to each of its decisions and to each of
-	// its events that is a node, so that paths from an episode reach its
-	// parts. It is structure, not a causal claim: graph health does not
-	// count it as a link, and its weight is 1 (it never weakens a path).
-	Contains = "contains"
-)
-
 // Node types.
 const (
 	TypeEpisode     = "episode"
@@ -131,7 +116,10 @@ func Build(notes []note.Note, opt Options) Result {
 	return b.r
 }
 
-type edgeKey struct{ source, target, typ string }
+type edgeKey struct {
+	source, target string
+	typ            note.EdgeType
+}
 
 type builder struct {
 	notes []note.Note
@@ -371,7 +359,7 @@ func (b *builder) causalEdges() {
 func (b *builder) evidenceEdges() {
 	for i := range b.notes {
 		for _, ref := range b.r.Stats[i].Evidence {
-			b.addEdge(ref.ID, b.notes[i].Title, evidenceFor, defaultWeight)
+			b.addEdge(ref.ID, b.notes[i].Title, note.EdgeEvidenceFor, defaultWeight)
 		}
 	}
 }
@@ -395,7 +383,7 @@ func (b *builder) decisionEdges() {
 				case to == from:
 					b.r.Diags.Report(n.Path, l.Line, l.Col, note.Warning, "causal-self-loop", "decision %s lists itself as its effect; not a graph edge", d.ID)
 				default:
-					b.addEdge(from, to, Causes, defaultWeight)
+					b.addEdge(from, to, note.EdgeCauses, defaultWeight)
 				}
 			}
 		}
@@ -465,7 +453,7 @@ func (b *builder) eventEdges() {
 				seen[[2]string{f, t}] = true
 				src, dst := note.PartID(n.Title, f), note.PartID(n.Title, t)
 				b.events[src], b.events[dst] = true, true
-				b.addEdge(src, dst, LeadsTo, defaultWeight)
+				b.addEdge(src, dst, note.EdgeLeadsTo, defaultWeight)
 			}
 		}
 		for _, ev := range n.Episode.Events {
@@ -488,17 +476,17 @@ func (b *builder) containsEdges() {
 			continue
 		}
 		for _, d := range n.Episode.Decisions {
-			b.addEdge(n.Title, note.PartID(n.Title, d.ID), Contains, 1)
+			b.addEdge(n.Title, note.PartID(n.Title, d.ID), note.EdgeContains, 1)
 		}
 		for _, ev := range n.Episode.Events {
 			if id := note.PartID(n.Title, ev.ID); b.events[id] {
-				b.addEdge(n.Title, id, Contains, 1)
+				b.addEdge(n.Title, id, note.EdgeContains, 1)
 			}
 		}
 	}
 }
 
-func (b *builder) addEdge(source, target, typ string, w float64) {
+func (b *builder) addEdge(source, target string, typ note.EdgeType, w float64) {
 	k := edgeKey{source, target, typ}
 	if e, ok := b.edges[k]; ok {
 		e.EvidenceCount++
@@ -558,7 +546,7 @@ func (b *builder) cycles() [][]string {
 		// Self-loops were reported and dropped; parallel edges of other
 		// types are one edge here. An episode's contains edges are
 		// structure: a cycle is a loop of claims.
-		if e.Type != Contains {
+		if e.Type != note.EdgeContains {
 			_ = g.AddEdge(vertex[e.Source], vertex[e.Target])
 		}
 	}

@@ -136,7 +136,7 @@ func TestCausalEdges(t *testing.T) {
 			_, res := build(t, edgeRepo(pattern(title, tt.front, body...)))
 			var got []note.Edge
 			for _, e := range res.Edges {
-				if e.Source == title && e.Type != evidenceFor {
+				if e.Source == title && e.Type != note.EdgeEvidenceFor {
 					got = append(got, e)
 				}
 			}

@@ -18,14 +18,14 @@ type Health struct {
 	Nodes int
 	// GraphNodes are the nodes of the graph itself (graph.json).
 	GraphNodes int
-	// Isolated counts the nodes with no edge besides Contains (an
+	// Isolated counts the nodes with no edge besides note.EdgeContains (an
 	// episode's own parts are structure, not knowledge); IsolatedShare is
 	// Isolated / Nodes, 0 for an empty graph.
 	Isolated      int
 	IsolatedShare float64
 	// EdgeTypes counts edges by type.
-	EdgeTypes map[string]int
-	// The edges other than Contains, by what they join: one episode's
+	EdgeTypes map[note.EdgeType]int
+	// The edges other than note.EdgeContains, by what they join: one episode's
 	// parts, two different episodes (or their parts), or a pattern.
 	WithinEpisode   int
 	BetweenEpisodes int
@@ -73,7 +73,7 @@ type Health struct {
 }
 
 func (b *builder) health() {
-	h := Health{GraphNodes: len(b.r.Nodes), EdgeTypes: map[string]int{}, Dangling: b.r.Dangling, Cycles: b.r.Cycles}
+	h := Health{GraphNodes: len(b.r.Nodes), EdgeTypes: map[note.EdgeType]int{}, Dangling: b.r.Dangling, Cycles: b.r.Cycles}
 	b.patternFlags()
 	b.countNodes(&h)
 	b.countEdges(&h)
@@ -119,7 +119,7 @@ func (h *Health) list(f string, episode bool) *[]string {
 func (b *builder) countNodes(h *Health) {
 	linked := make(map[string]bool, 2*len(b.r.Edges))
 	for _, e := range b.r.Edges {
-		if e.Type != Contains {
+		if e.Type != note.EdgeContains {
 			linked[e.Source], linked[e.Target] = true, true
 		}
 	}
@@ -159,7 +159,7 @@ func (b *builder) countEdges(h *Health) {
 		h.EdgeTypes[e.Type]++
 		s, t := episode[e.Source], episode[e.Target]
 		switch {
-		case e.Type == Contains:
+		case e.Type == note.EdgeContains:
 		case s < 0 || t < 0:
 			h.WithPatterns++
 		case s == t:
@@ -167,7 +167,7 @@ func (b *builder) countEdges(h *Health) {
 		default:
 			h.BetweenEpisodes++
 		}
-		if e.Type == LeadsTo {
+		if e.Type == note.EdgeLeadsTo {
 			leadsTo++
 			if b.consecutive(s, e.Source, e.Target) {
 				h.LeadsToConsecutive++
@@ -186,7 +186,7 @@ func (b *builder) countEdges(h *Health) {
 func fan(edges []note.Edge, end func(note.Edge) string) (fanned, most int) {
 	out := map[string]int{}
 	for _, e := range edges {
-		if e.Type == LeadsTo {
+		if e.Type == note.EdgeLeadsTo {
 			out[end(e)]++
 		}
 	}

@@ -59,7 +59,7 @@ func TestHealth(t *testing.T) {
 	if h.Nodes != 12 || h.GraphNodes != 11 || h.Isolated != 5 || !near(h.IsolatedShare, 5.0/12) {
 		t.Errorf("nodes %d (graph %d) isolated %d share %v, want 12 (11), 5, 5/12", h.Nodes, h.GraphNodes, h.Isolated, h.IsolatedShare)
 	}
-	wantTypes := map[string]int{"causes": 1, "leads_to": 1, "evidence_for": 1, "prevents": 1, "contains": 5}
+	wantTypes := map[note.EdgeType]int{"causes": 1, "leads_to": 1, "evidence_for": 1, "prevents": 1, "contains": 5}
 	if !maps.Equal(h.EdgeTypes, wantTypes) {
 		t.Errorf("edge types = %v, want %v", h.EdgeTypes, wantTypes)
 	}

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
 	"sync"
 )
 
@@ -133,7 +132,7 @@ func comparePathEdges(ta, tb int32, a, b *note.Edge) int {
 	if c := cmp.Compare(b.Weight, a.Weight); c != 0 {
 		return c
 	}
-	if c := strings.Compare(a.Type, b.Type); c != 0 {
+	if c := cmp.Compare(a.Type, b.Type); c != 0 {
 		return c
 	}
 	return cmp.Compare(b.EvidenceCount, a.EvidenceCount)

@@ -18,13 +18,13 @@ func pathEdge(source, target string, w float64) note.Edge {
 }
 
 func typedPathEdge(source, target, typ string, w float64) note.Edge {
-	return note.Edge{Source: source, Target: target, Type: typ, Weight: w, EvidenceCount: 1}
+	return note.Edge{Source: source, Target: target, Type: note.EdgeType(typ), Weight: w, EvidenceCount: 1}
 }
 
 func pathTypes(es []note.Edge) []string {
 	var ts []string
 	for _, e := range es {
-		ts = append(ts, e.Type)
+		ts = append(ts, string(e.Type))
 	}
 	return ts
 }

@@ -72,8 +72,8 @@ func (s Stats) DefaultRate() bool {
 // line gives, and the one the episode itself records ("" when none).
 type EvidenceRef struct {
 	ID      string
-	Outcome string
-	Own     string
+	Outcome note.Outcome
+	Own     note.Outcome
 }
 
 // Wilson returns the lower bound of the Wilson score interval for a rate p

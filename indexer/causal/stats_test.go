@@ -251,7 +251,7 @@ func TestStats(t *testing.T) {
 // withOwn fills in the outcome each statsRepo episode records itself,
 // which its id says (EP-s1 a success, EP-f1 a failure, EP-p1 partial).
 func withOwn(refs []EvidenceRef) []EvidenceRef {
-	own := map[string]string{"EP-s": "success", "EP-f": "failure", "EP-p": "partial"}
+	own := map[string]note.Outcome{"EP-s": "success", "EP-f": "failure", "EP-p": "partial"}
 	out := []EvidenceRef{}
 	for _, r := range refs {
 		r.Own = own[r.ID[:4]]
@@ -268,7 +268,7 @@ func withOwn(refs []EvidenceRef) []EvidenceRef {
 func tenWith3Successes() []string {
 	var out []string
 	for _, r := range tenWith3SuccessesRefs() {
-		out = append(out, "[["+r.ID+"]] - "+r.Outcome)
+		out = append(out, "[["+r.ID+"]] - "+string(r.Outcome))
 	}
 	return out
 }

@@ -48,7 +48,7 @@ func (s *Site) feed() Feed {
 		}
 		f.Items = append(f.Items, FeedItem{
 			ID: s.atRoot(e.URL), URL: s.atRoot(e.URL), Title: EpisodeHeadline(e.Task, e.ID), ContentText: text.String(),
-			Summary: e.Outcome + ": " + e.Task, DatePublished: e.Created, DateModified: e.Updated, Tags: e.Tags,
+			Summary: string(e.Outcome) + ": " + e.Task, DatePublished: e.Created, DateModified: e.Updated, Tags: e.Tags,
 		})
 	}
 	return f

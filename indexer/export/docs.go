@@ -22,14 +22,14 @@ type List[T any] struct {
 
 // EpisodeHead is what names an episode, in its own file and in lists.
 type EpisodeHead struct {
-	ID      string   `json:"id"`
-	Title   string   `json:"title"`
-	Date    string   `json:"date"`
-	Outcome string   `json:"outcome"`
-	Task    string   `json:"task"`
-	Tags    []string `json:"tags"`
-	URL     string   `json:"url"`
-	JSONURL string   `json:"json_url"`
+	ID      string       `json:"id"`
+	Title   string       `json:"title"`
+	Date    string       `json:"date"`
+	Outcome note.Outcome `json:"outcome"`
+	Task    string       `json:"task"`
+	Tags    []string     `json:"tags"`
+	URL     string       `json:"url"`
+	JSONURL string       `json:"json_url"`
 }
 
 // EpisodeSummary is an item of episodes.json: the episode's head and its
@@ -134,16 +134,16 @@ type Observation struct {
 
 // Decision is one decision of an episode.
 type Decision struct {
-	ID        string   `json:"id"`
-	Title     string   `json:"title"`
-	Timestamp string   `json:"timestamp,omitempty"`
-	Type      string   `json:"type,omitempty"`
-	Context   string   `json:"context,omitempty"`
-	Options   []string `json:"options"`
-	Chosen    string   `json:"chosen,omitempty"`
-	Rationale string   `json:"rationale,omitempty"`
-	Outcome   string   `json:"outcome,omitempty"`
-	Effects   []Link   `json:"effects"`
+	ID        string            `json:"id"`
+	Title     string            `json:"title"`
+	Timestamp string            `json:"timestamp,omitempty"`
+	Type      note.DecisionType `json:"type,omitempty"`
+	Context   string            `json:"context,omitempty"`
+	Options   []string          `json:"options"`
+	Chosen    string            `json:"chosen,omitempty"`
+	Rationale string            `json:"rationale,omitempty"`
+	Outcome   note.Outcome      `json:"outcome,omitempty"`
+	Effects   []Link            `json:"effects"`
 }
 
 // Event is one event of an episode's timeline.
@@ -254,10 +254,10 @@ type Declared struct {
 // evidence line gives, and, when it differs, the one the episode records
 // itself.
 type EvidenceRef struct {
-	ID             string `json:"id"`
-	Outcome        string `json:"outcome"`
-	EpisodeOutcome string `json:"episode_outcome,omitempty"`
-	URL            string `json:"url,omitempty"`
+	ID             string       `json:"id"`
+	Outcome        note.Outcome `json:"outcome"`
+	EpisodeOutcome note.Outcome `json:"episode_outcome,omitempty"`
+	URL            string       `json:"url,omitempty"`
 }
 
 // GraphEdge is an edge of graph.json. Episodes names, as in ai-agents'
@@ -281,9 +281,9 @@ type Health struct {
 	GraphNodes int `json:"graph_nodes"`
 	// Isolated counts the nodes with no edge besides "contains" (an
 	// episode's own decisions and events are structure, not links).
-	Isolated      int            `json:"isolated"`
-	IsolatedShare float64        `json:"isolated_share"`
-	EdgeTypes     map[string]int `json:"edge_types"`
+	Isolated      int                   `json:"isolated"`
+	IsolatedShare float64               `json:"isolated_share"`
+	EdgeTypes     map[note.EdgeType]int `json:"edge_types"`
 	// The edges other than "contains", by what they join: one episode's
 	// parts, two different episodes, or a pattern.
 	EdgesWithinEpisode   int `json:"edges_within_episode"`

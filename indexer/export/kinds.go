@@ -158,7 +158,6 @@ func (x *exporter) nodeURL(id string) string {
 
 // Contains is the type of the edges that join an episode to its own
 // decisions and events: structure, not a causal link (causal.Contains).
-const Contains = causal.Contains
 
 // rounded is an edge as the API shows it, its weight rounded.
 func rounded(e note.Edge) note.Edge {
@@ -317,7 +316,7 @@ func (x *exporter) health() Health {
 		}
 	}
 	if out.EdgeTypes == nil {
-		out.EdgeTypes = map[string]int{}
+		out.EdgeTypes = map[note.EdgeType]int{}
 	}
 	for _, d := range x.in.Diagnostics {
 		switch d.Severity {

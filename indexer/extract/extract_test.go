@@ -42,7 +42,7 @@ func parseClean(t *testing.T, ep extract.Episode) note.Note {
 	}
 	e := n.Episode
 	switch {
-	case n.Title != ep.Title, e.Outcome != ep.Outcome, e.Task != ep.Task, n.Date.Format("2006-01-02") != ep.Date:
+	case n.Title != ep.Title, string(e.Outcome) != ep.Outcome, e.Task != ep.Task, n.Date.Format("2006-01-02") != ep.Date:
 		t.Errorf("parsed %q %s %q %s, extracted %q %s %q %s", n.Title, e.Outcome, e.Task, n.Date, ep.Title, ep.Outcome, ep.Task, ep.Date)
 	case len(e.Decisions) != len(ep.Decisions), len(e.Events) != len(ep.Events), len(e.Lessons) != len(ep.Lessons):
 		t.Errorf("parsed %d decisions, %d events, %d lessons; extracted %d, %d, %d",

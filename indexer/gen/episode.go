@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/engramhq/engram/indexer/note"
 )
 
 // doc builds a note a line at a time and counts lines, so that the line a
@@ -130,7 +132,7 @@ func decisions(d *doc, r *rand.Rand, at time.Time) []Decision {
 		d.line("### ", id, ": How to handle the ", pick(r, subjects))
 		d.line()
 		d.line("- **Timestamp**: ", stamp(at.Add(time.Duration(k)*time.Minute)))
-		dec := Decision{ID: id, Type: pick(r, decisionTypes), Options: opts}
+		dec := Decision{ID: id, Type: string(pick(r, note.DecisionTypes())), Options: opts}
 		d.line("- **Type**: ", dec.Type)
 		d.line("- **Context**: The ", pick(r, subjects), " had ", pick(r, problems))
 		d.line("- **Options**: ", strings.Join(opts, ", "))

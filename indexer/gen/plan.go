@@ -234,7 +234,7 @@ func (g *generator) planEdges(it *item, j int) {
 			continue
 		}
 		seen[t] = true
-		e := Edge{Source: it.Title, Target: g.pats[t].Title, Type: pick(g.r, edgeTypes)}
+		e := Edge{Source: it.Title, Target: g.pats[t].Title, Type: string(pick(g.r, note.CausalTypes()))}
 		if g.r.IntN(5) < 3 {
 			e.Weight = float64(3+g.r.IntN(7)) / 10
 		}

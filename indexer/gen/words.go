@@ -28,11 +28,9 @@ var (
 	categories = []string{
 		"fact", "insight", "problem", "solution", "technique", "requirement",
 	}
-	strengths     = []string{"", "", "#explicit", "#implied", "#inferred"}
-	decisionTypes = []string{"design", "implementation", "test", "recovery", "routing", "other"}
-	eventTypes    = []string{"tool_call", "error", "milestone", "commit", "test", "handoff"}
-	edgeTypes     = []string{"causes", "enables", "prevents", "correlates"}
-	choices       = []string{
+	strengths  = []string{"", "", "#explicit", "#implied", "#inferred"}
+	eventTypes = []string{"tool_call", "error", "milestone", "commit", "test", "handoff"}
+	choices    = []string{
 		"rewrite it", "patch it", "add a test", "revert", "add a flag",
 		"cache the result", "split the file", "ask for review",
 	}
@@ -49,7 +47,7 @@ var (
 )
 
 // pick returns a random element of list.
-func pick(r *rand.Rand, list []string) string {
+func pick[T any](r *rand.Rand, list []T) T {
 	return list[r.IntN(len(list))]
 }
 

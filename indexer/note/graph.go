@@ -8,9 +8,9 @@ func PartID(episode, part string) string { return episode + "#" + part }
 // ids. Duplicate edges (same source, target and type) are merged and
 // counted in EvidenceCount.
 type Edge struct {
-	Source        string  `json:"source"`
-	Target        string  `json:"target"`
-	Type          string  `json:"type"`
-	Weight        float64 `json:"weight"`
-	EvidenceCount int     `json:"evidence_count"`
+	Source        string   `json:"source"`
+	Target        string   `json:"target"`
+	Type          EdgeType `json:"type"`
+	Weight        float64  `json:"weight"`
+	EvidenceCount int      `json:"evidence_count"`
 }

@@ -87,7 +87,7 @@ type Link struct {
 
 // Episode is what an episode note adds to a note (SPEC §2.1).
 type Episode struct {
-	Outcome         string
+	Outcome         Outcome
 	Task            string
 	DurationMinutes *float64
 	Metrics         map[string]float64
@@ -104,12 +104,12 @@ type Decision struct {
 	ID        string
 	Title     string
 	Timestamp string
-	Type      string
+	Type      DecisionType
 	Context   string
 	Options   []string
 	Chosen    string
 	Rationale string
-	Outcome   string
+	Outcome   Outcome
 	Effects   []Link
 	Line      int
 }
@@ -147,7 +147,7 @@ type Pattern struct {
 
 // CausalLink is an item of "## Causal Relationships".
 type CausalLink struct {
-	Type   string
+	Type   EdgeType
 	Target string
 	// Weight is the explicit "(weight w)"; nil when not given.
 	Weight *float64
@@ -158,7 +158,7 @@ type CausalLink struct {
 // Evidence is an item of "## Evidence Episodes".
 type Evidence struct {
 	Target  string
-	Outcome string
+	Outcome Outcome
 	Text    string
 	Line    int
 	Col     int

@@ -6,8 +6,6 @@ import (
 	"github.com/engramhq/engram/indexer/note"
 )
 
-var causalTypes = map[string]bool{"causes": true, "enables": true, "prevents": true, "correlates": true}
-
 func (w *walker) openDecision(heading string, line int) {
 	d := note.Decision{Line: line}
 	if m := decisionRE.FindStringSubmatch(heading); m != nil {
@@ -61,8 +59,8 @@ func (w *walker) decisionField(it item) {
 		}
 		d.Timestamp = value
 	case "type":
-		d.Type = strings.ToLower(value)
-		if !decisionTypes[d.Type] {
+		d.Type = note.DecisionType(strings.ToLower(value))
+		if !d.Type.Valid() {
 			w.report(it.off, note.Warning, "decision-type", "decision type %q is not design, implementation, test, recovery, routing or other", value)
 		}
 	case "context":
@@ -74,8 +72,8 @@ func (w *walker) decisionField(it item) {
 	case "rationale":
 		d.Rationale = value
 	case "outcome":
-		d.Outcome = strings.ToLower(value)
-		if d.Outcome != "" && !note.Outcome(d.Outcome).Valid() {
+		d.Outcome = note.Outcome(strings.ToLower(value))
+		if d.Outcome != "" && !d.Outcome.Valid() {
 			w.report(it.off, note.Warning, "decision-outcome", "decision outcome %q is not "+note.OutcomeList, value)
 		}
 	case "effects":
@@ -109,8 +107,8 @@ func (w *walker) causal(it item) {
 	}
 	off := it.offset(strings.Index(it.text, "[["))
 	line, col := w.b.pos(off)
-	typ := strings.ToLower(r.Type)
-	if !causalTypes[typ] {
+	typ := note.EdgeType(strings.ToLower(r.Type))
+	if !typ.Causal() {
 		w.report(off, note.Warning, "causal-type", "%q is not a causal type (causes, enables, prevents, correlates); kept as a relation", r.Type)
 		r.Line, r.Col = line, col
 		w.s.n.Relations = append(w.s.n.Relations, r)
@@ -138,9 +136,9 @@ func (w *walker) evidence(it item) {
 	off := it.offset(strings.Index(it.text, "[["))
 	line, col := w.b.pos(off)
 	ev := note.Evidence{Target: splitLink(m[1]).Target, Line: line, Col: col}
-	outcome := strings.ToLower(strings.Trim(m[2], ".,;:()"))
+	outcome := note.Outcome(strings.ToLower(strings.Trim(m[2], ".,;:()")))
 	rest := strings.TrimSpace(m[3])
-	if note.Outcome(outcome).Valid() {
+	if outcome.Valid() {
 		ev.Outcome = outcome
 	} else {
 		w.report(off, note.Warning, "evidence-outcome", "evidence for %s has outcome %q, not "+note.OutcomeList+"; it is not counted", ev.Target, m[2])

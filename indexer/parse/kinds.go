@@ -31,7 +31,7 @@ func (s *state) common(f *fields) {
 
 func episodeFields(f *fields) *note.Episode {
 	e := &note.Episode{
-		Outcome:      strings.ToLower(f.str("outcome")),
+		Outcome:      note.Outcome(strings.ToLower(f.str("outcome"))),
 		Task:         f.str("task"),
 		Metrics:      f.metrics("metrics"),
 		Session:      f.str("session"),
@@ -43,7 +43,7 @@ func episodeFields(f *fields) *note.Episode {
 	case e.Outcome == "" && f.broken:
 	case e.Outcome == "":
 		f.report("outcome", note.Error, "missing-field", "episode has no outcome ("+note.OutcomeList+")")
-	case !note.Outcome(e.Outcome).Valid():
+	case !e.Outcome.Valid():
 		f.report("outcome", note.Error, "episode-outcome", "outcome %q is not "+note.OutcomeList, e.Outcome)
 	}
 	if e.Task == "" && !f.broken {

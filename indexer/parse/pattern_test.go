@@ -50,7 +50,7 @@ func TestPatternBadItems(t *testing.T) {
 		if c.Weight != nil {
 			w = fmt.Sprint(*c.Weight)
 		}
-		causal = append(causal, c.Type+" "+c.Target+" "+w)
+		causal = append(causal, string(c.Type)+" "+c.Target+" "+w)
 	}
 	wantCausal := []string{"causes A 0.8", "causes B default", "enables C default", "prevents D default", "correlates E 1", "causes G default"}
 	if !reflect.DeepEqual(causal, wantCausal) {
@@ -61,7 +61,7 @@ func TestPatternBadItems(t *testing.T) {
 	}
 	var ev []string
 	for _, e := range n.Pattern.Evidence {
-		ev = append(ev, e.Target+" "+e.Outcome)
+		ev = append(ev, e.Target+" "+string(e.Outcome))
 	}
 	if want := []string{"EP-1 success", "EP-2 ", "EP-3 ", "EP-4 partial"}; !reflect.DeepEqual(ev, want) {
 		t.Errorf("evidence = %q, want %q", ev, want)

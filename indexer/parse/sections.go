@@ -38,8 +38,6 @@ var sectionKinds = map[string]sectionKind{
 	"evidence":             secEvidence,
 }
 
-var decisionTypes = map[string]bool{"design": true, "implementation": true, "test": true, "recovery": true, "routing": true, "other": true}
-
 // walker reads the body of one note.
 type walker struct {
 	s        *state

@@ -105,7 +105,7 @@ func walkEpisode(e *note.Episode, add func(fieldRef, string, int)) {
 	add(fieldRef{kind: "task"}, e.Task, 0)
 	for _, d := range e.Decisions {
 		ref := fieldRef{kind: "decisions", id: d.ID}
-		for _, p := range [...]struct{ part, text string }{{"title", d.Title}, {"context", d.Context}, {"chosen", d.Chosen}, {"rationale", d.Rationale}, {"outcome", d.Outcome}} {
+		for _, p := range [...]struct{ part, text string }{{"title", d.Title}, {"context", d.Context}, {"chosen", d.Chosen}, {"rationale", d.Rationale}, {"outcome", string(d.Outcome)}} {
 			ref.part = p.part
 			add(ref, p.text, d.Line)
 		}

@@ -24,7 +24,7 @@ func (s *Snapshot) FindEpisodes(f EpisodeFilter) []export.EpisodeSummary {
 	out := []export.EpisodeSummary{}
 	task := newWordFilter(f.Task)
 	for _, e := range s.Episodes {
-		if f.Outcome != "" && !strings.EqualFold(e.Outcome, f.Outcome) {
+		if f.Outcome != "" && !strings.EqualFold(string(e.Outcome), f.Outcome) {
 			continue
 		}
 		if !f.Since.IsZero() {

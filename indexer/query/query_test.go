@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 )
 
 var ref = time.Date(2026, 8, 10, 12, 0, 0, 0, time.UTC)
@@ -15,10 +16,10 @@ func rate(f float64) *float64 { return &f }
 
 func testSnapshot() *Snapshot {
 	ep := func(id, date, outcome, task string, tags []string, ds ...export.Decision) Episode {
-		return Episode{EpisodeSummary: export.EpisodeSummary{EpisodeHead: export.EpisodeHead{ID: id, Title: id, Date: date, Outcome: outcome, Task: task, Tags: tags, URL: "/episodes/" + id + "/"}}, Decisions: ds}
+		return Episode{EpisodeSummary: export.EpisodeSummary{EpisodeHead: export.EpisodeHead{ID: id, Title: id, Date: date, Outcome: note.Outcome(outcome), Task: task, Tags: tags, URL: "/episodes/" + id + "/"}}, Decisions: ds}
 	}
 	dec := func(id, typ, chosen, outcome, ts string, options ...string) export.Decision {
-		return export.Decision{ID: id, Type: typ, Chosen: chosen, Outcome: outcome, Timestamp: ts, Options: options}
+		return export.Decision{ID: id, Type: note.DecisionType(typ), Chosen: chosen, Outcome: note.Outcome(outcome), Timestamp: ts, Options: options}
 	}
 	pat := func(id, typ string, r *float64, n int, anti bool) export.PatternSummary {
 		p := export.PatternSummary{Pattern: export.Pattern{ID: id, Type: typ, SuccessRate: r, Occurrences: n, Antipattern: anti}}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/search"
 )
 
@@ -78,7 +79,7 @@ func (s *Snapshot) expand(hits []SearchItem) ([]SearchItem, error) {
 	}
 	next := map[string][]neighbour{}
 	for _, e := range s.Graph.Edges {
-		if e.Type == export.Contains {
+		if e.Type == note.EdgeContains {
 			continue // a hit's own decisions and events are the hit
 		}
 		for _, p := range [][2]string{{e.Source, e.Target}, {e.Target, e.Source}} {

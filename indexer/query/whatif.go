@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"math"
 	"sort"
 	"strconv"
@@ -19,7 +20,7 @@ type Decisions struct {
 	ReferenceTime string            `json:"reference_time"`
 	Episode       string            `json:"episode"`
 	URL           string            `json:"url"`
-	Outcome       string            `json:"outcome"`
+	Outcome       note.Outcome      `json:"outcome"`
 	Items         []export.Decision `json:"items"`
 }
 
@@ -75,8 +76,8 @@ type Precedent struct {
 	Date     string `json:"date"`
 	// Outcome is the decision's own outcome when it has one, else its
 	// episode's.
-	Outcome string `json:"outcome"`
-	URL     string `json:"url"`
+	Outcome note.Outcome `json:"outcome"`
+	URL     string       `json:"url"`
 }
 
 // WhatIf weighs the options of one decision that were not chosen (or only
@@ -93,7 +94,7 @@ func (s *Snapshot) WhatIf(episode, decision, option string) (WhatIf, error) {
 		return WhatIf{}, err
 	}
 	w := WhatIf{Version: export.SchemaVersion, ReferenceTime: s.refTime(), Episode: e.ID, Decision: d, Items: []Alternative{}}
-	w.Decision.Outcome = firstNonEmpty(d.Outcome, e.Outcome)
+	w.Decision.Outcome = cmp.Or(d.Outcome, e.Outcome)
 	var options []string
 	if option != "" {
 		options = []string{option}
@@ -115,7 +116,7 @@ func (s *Snapshot) WhatIf(episode, decision, option string) (WhatIf, error) {
 	return w, nil
 }
 
-func (s *Snapshot) alternative(episode, typ, option string) Alternative {
+func (s *Snapshot) alternative(episode string, typ note.DecisionType, option string) Alternative {
 	a := Alternative{Option: option, Episodes: []Precedent{}}
 	want := normalize(option)
 	sum := 0.0
@@ -124,11 +125,11 @@ func (s *Snapshot) alternative(episode, typ, option string) Alternative {
 			continue
 		}
 		for _, d := range e.Decisions {
-			if !strings.EqualFold(d.Type, typ) || normalize(d.Chosen) != want {
+			if !strings.EqualFold(string(d.Type), string(typ)) || normalize(d.Chosen) != want {
 				continue
 			}
-			outcome := firstNonEmpty(d.Outcome, e.Outcome)
-			v, known := note.Outcome(outcome).Value()
+			outcome := cmp.Or(d.Outcome, e.Outcome)
+			v, known := outcome.Value()
 			if !known {
 				continue // an invalid outcome was reported when the note was read
 			}
@@ -161,15 +162,6 @@ func normalize(s string) string {
 	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}), " ")
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 func round(f float64) float64 { return math.Round(f*1e4) / 1e4 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 )
 
 // Memory poisoning (SPEC §3): the text of a note that addresses an agent
@@ -63,7 +64,7 @@ func withholdDecision(d *export.Decision, field, marker string) {
 	case "rationale":
 		d.Rationale = marker
 	case "outcome":
-		d.Outcome = marker
+		d.Outcome = note.Outcome(marker)
 	}
 }
 

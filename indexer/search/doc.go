@@ -93,7 +93,7 @@ func episodeDoc(e *export.Episode) Doc {
 	similar.add(lessons)
 	return Doc{
 		ID: e.ID, Type: "episode", Title: e.Title, Headline: export.EpisodeHeadline(e.Task, e.ID), Summary: summary(e.Context, e.Sections), Task: e.Task, Body: body.String(), Lessons: lessons,
-		Outcome: e.Outcome, URL: e.URL, Tags: e.Tags, Date: parseTime(e.Date),
+		Outcome: string(e.Outcome), URL: e.URL, Tags: e.Tags, Date: parseTime(e.Date),
 		Similar: similar.String(), Flags: e.Flags, Poisoning: e.Poisoning,
 	}
 }

@@ -33,7 +33,7 @@ func graphOf(in Input, ids nodeIDs) aiagents.Graph {
 		g.Nodes = append(g.Nodes, gn)
 	}
 	for _, e := range in.Graph.Edges {
-		ge := aiagents.GraphEdge{Source: ids.of(e.Source), Target: ids.of(e.Target), Type: e.Type, Weight: e.Weight, EvidenceCount: e.EvidenceCount, Episodes: []string{}}
+		ge := aiagents.GraphEdge{Source: ids.of(e.Source), Target: ids.of(e.Target), Type: string(e.Type), Weight: e.Weight, EvidenceCount: e.EvidenceCount, Episodes: []string{}}
 		if ep, ok := episodeOf[e.Source]; ok {
 			ge.Episodes = append(ge.Episodes, ep)
 		}
@@ -66,7 +66,7 @@ func patternRow(n *note.Note, s causal.Stats, created time.Time) aiagents.GraphP
 	}
 	for _, ev := range s.Evidence {
 		p.Episodes = append(p.Episodes, ev.ID)
-		p.Contributions[ev.ID], _ = note.Outcome(ev.Outcome).Value()
+		p.Contributions[ev.ID], _ = ev.Outcome.Value()
 	}
 	if !n.Pattern.LastValidated.IsZero() {
 		p.LastUsed = formatTime(n.Pattern.LastValidated)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/site/internal/chart"
 )
 
@@ -68,7 +69,7 @@ func TestChartsOfTheDemo(t *testing.T) {
 	linked := map[string]bool{}
 	for _, e := range g.Edges {
 		// An episode's own parts are not its causal neighbours.
-		if e.Source != e.Target && e.Type != export.Contains {
+		if e.Source != e.Target && e.Type != note.EdgeContains {
 			linked[e.Source], linked[e.Target] = true, true
 		}
 	}

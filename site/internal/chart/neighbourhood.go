@@ -73,7 +73,7 @@ func NewNeighbourhoods(g export.Graph) *Neighbourhoods {
 	type ends struct{ s, t int32 }
 	es := make([]ends, 0, len(g.Edges))
 	for _, e := range g.Edges {
-		if e.Type == export.Contains {
+		if e.Type == note.EdgeContains {
 			continue
 		}
 		s, t := node(export.GraphNode{ID: e.Source, Label: e.Source}), node(export.GraphNode{ID: e.Target, Label: e.Target})
@@ -100,7 +100,7 @@ func (n *Neighbourhoods) cmpArcs(a, b lgArc) int {
 	if c := n.cmpStrength(a, b); c != 0 {
 		return c
 	}
-	return cmp.Or(strings.Compare(n.nodes[a.other].ID, n.nodes[b.other].ID), strings.Compare(ea.Type, eb.Type), cmp.Compare(a.edge, b.edge))
+	return cmp.Or(strings.Compare(n.nodes[a.other].ID, n.nodes[b.other].ID), cmp.Compare(ea.Type, eb.Type), cmp.Compare(a.edge, b.edge))
 }
 
 // cmpStrength is negative when a is the stronger arc.

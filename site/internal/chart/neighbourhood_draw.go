@@ -77,7 +77,7 @@ func (d lgDrawing) render() string {
 }
 
 // lgEdgeOrder is the order of the known edge types in the legend.
-var lgEdgeOrder = []string{"causes", "enables", "prevents", "correlates", "leads_to", "evidence_for"}
+var lgEdgeOrder = []string{string(note.EdgeCauses), string(note.EdgeEnables), string(note.EdgePrevents), string(note.EdgeCorrelates), string(note.EdgeLeadsTo), string(note.EdgeEvidenceFor)}
 
 // lgType is an edge type drawn: its class name, and its name as the
 // first edge of the class spells it.
@@ -88,7 +88,7 @@ type lgType struct{ class, name string }
 func lgEdgeTypes(edges []lgEdge) []lgType {
 	var types []lgType
 	for _, e := range edges {
-		t := lgType{classToken(e.e.Type), strings.ReplaceAll(e.e.Type, "_", " ")}
+		t := lgType{classToken(string(e.e.Type)), strings.ReplaceAll(string(e.e.Type), "_", " ")}
 		if !slices.ContainsFunc(types, func(u lgType) bool { return u.class == t.class }) {
 			types = append(types, t)
 		}
@@ -126,7 +126,7 @@ func (d lgDrawing) describe(edges []lgEdge, types []lgType) string {
 	for i, t := range types {
 		k := 0
 		for _, e := range edges {
-			if classToken(e.e.Type) == t.class {
+			if classToken(string(e.e.Type)) == t.class {
 				k++
 			}
 		}
@@ -165,10 +165,10 @@ func (d lgDrawing) drawEdges(b *strings.Builder, edges []lgEdge) {
 		if off != 0 {
 			path = fmt.Sprintf("M%s %sQ%s %s %s %s", svgNum(x1), svgNum(y1), svgNum(cx), svgNum(cy), svgNum(x2), svgNum(y2))
 		}
-		t2 := classToken(e.e.Type)
+		t2 := classToken(string(e.e.Type))
 		fmt.Fprintf(b, `<path class="lg-edge edge-%s%s" d="%s" stroke-width="%s" marker-end="url(#%s-arrow-%s)"><title>%s %s %s (weight %s)</title></path>`,
 			t2, d.crossClass(e), path, svgNum(1+1.5*math.Max(0, math.Min(1, e.e.Weight))), d.id, t2,
-			svgText(d.n.nodes[d.p.nodes[e.from]].Label), svgText(strings.ReplaceAll(e.e.Type, "_", " ")), svgText(d.n.nodes[d.p.nodes[e.to]].Label),
+			svgText(d.n.nodes[d.p.nodes[e.from]].Label), svgText(strings.ReplaceAll(string(e.e.Type), "_", " ")), svgText(d.n.nodes[d.p.nodes[e.to]].Label),
 			strconv.FormatFloat(e.e.Weight, 'f', 2, 64))
 	}
 }

@@ -17,7 +17,7 @@ func gnode(id, typ string) export.GraphNode {
 }
 
 func gedge(s, t, typ string, w float64) export.GraphEdge {
-	return export.GraphEdge{Edge: note.Edge{Source: s, Target: t, Type: typ, Weight: w, EvidenceCount: 1}}
+	return export.GraphEdge{Edge: note.Edge{Source: s, Target: t, Type: note.EdgeType(typ), Weight: w, EvidenceCount: 1}}
 }
 
 // hubGraph is a pattern with n evidence episodes, each also evidence for a

@@ -23,9 +23,9 @@ func ocKinds() []struct{ class, label string } {
 }
 
 // ocKind is the index in ocKinds of an episode's outcome.
-func ocKind(o string) int {
+func ocKind(o note.Outcome) int {
 	for i, v := range note.Outcomes() {
-		if string(v) == o {
+		if v == o {
 			return i
 		}
 	}

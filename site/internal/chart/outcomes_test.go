@@ -9,10 +9,11 @@ import (
 	"time"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 )
 
 func dated(date, outcome string) export.EpisodeHead {
-	return export.EpisodeHead{ID: "EP-" + date, Date: date, Outcome: outcome}
+	return export.EpisodeHead{ID: "EP-" + date, Date: date, Outcome: note.Outcome(outcome)}
 }
 
 // barCounts sums data-count of the bars by outcome class.

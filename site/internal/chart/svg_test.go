@@ -12,6 +12,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/note"
 )
 
 // hostile is a label that would run a script if it reached the page
@@ -117,7 +118,7 @@ func measured(id string, outcomes ...string) export.Pattern {
 	p := export.Pattern{ID: id, StatsSource: "evidence", Occurrences: len(outcomes)}
 	sum := 0.0
 	for i, o := range outcomes {
-		p.Evidence = append(p.Evidence, export.EvidenceRef{ID: fmt.Sprint("EP-", i), Outcome: o})
+		p.Evidence = append(p.Evidence, export.EvidenceRef{ID: fmt.Sprint("EP-", i), Outcome: note.Outcome(o)})
 		sum += map[string]float64{"success": 1, "partial": 0.5}[o]
 	}
 	r := sum / float64(len(outcomes))
