@@ -177,7 +177,7 @@ func writeDecisions(b *bytes.Buffer, ds []note.Decision) {
 		}
 		b.WriteString("\n\n")
 		for _, f := range decisionBullets(d) {
-			if v := strings.TrimSpace(OneLine(f[1])); v != "" {
+			if v := OneLine(f[1]); v != "" {
 				b.WriteString("- **" + f[0] + "**: " + v + "\n")
 			}
 		}
