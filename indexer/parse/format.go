@@ -99,10 +99,15 @@ func frontKeys(n note.Note, o FormatOptions) []Entry {
 	return []Entry{date, dateEntry("due", n.Due, o), listEntry("tags", n.Tags), textEntry("permalink", n.Permalink)}
 }
 
-// frontMatterOf is n's front matter; entries with no value are left out.
+// frontMatterOf is n's front matter. An extra key of the same name as
+// one the note's fields wrote is left out: the field is the note's.
 func frontMatterOf(n note.Note, o FormatOptions) *FrontMatter {
-	entries := []Entry{{Key: "title", Value: n.Title}, textEntry("type", n.Type)}
-	entries = append(entries, frontKeys(n, o)...)
+	var entries []Entry
+	for _, e := range append([]Entry{{Key: "title", Value: n.Title}, textEntry("type", n.Type)}, frontKeys(n, o)...) {
+		if e.Value != nil {
+			entries = append(entries, e) // a field the note does not give is left out
+		}
+	}
 	if n.Private {
 		entries = append(entries, Entry{Key: "private", Value: true})
 	}
@@ -113,8 +118,8 @@ func frontMatterOf(n note.Note, o FormatOptions) *FrontMatter {
 	fm := NewFrontMatter()
 	written := map[string]bool{}
 	for _, e := range entries {
-		if e.Value == nil || written[e.Key] {
-			continue // absent, or a key the note's own field wrote
+		if written[e.Key] {
+			continue // a key the note's own field wrote
 		}
 		written[e.Key] = true
 		fm.Add(e.Key, e.Value)
