@@ -1,7 +1,6 @@
 package indexer
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"maps"
@@ -167,39 +166,7 @@ func renderEpisode(in EpisodeInput) (string, []byte, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	fm := parse.NewFrontMatter()
-	fm.Add("title", in.Title)
-	fm.Add("type", "episode")
-	fm.Add("date", in.Date)
-	fm.Add("outcome", in.Outcome)
-	fm.Add("task", in.Task)
-	fm.AddIf("tags", in.Tags, len(in.Tags) > 0)
-	fm.AddIf("session", in.Session, in.Session != "")
-	fm.AddIf("source_thread", in.SourceThread, in.SourceThread != "")
-	fm.AddIf("concepts", in.Concepts, len(in.Concepts) > 0)
-	fm.AddIf("duration_minutes", in.DurationMinutes, in.DurationMinutes != nil)
-	fm.AddIf("metrics", in.Metrics, len(in.Metrics) > 0)
-	fm.Add(writtenByKey, writtenByValue)
-	var b bytes.Buffer
-	b.WriteString("---\n")
-	b.Write(fm.Bytes())
-	b.WriteString("---\n")
-	if in.Context != "" {
-		b.WriteString("\n## Context\n\n" + in.Context + "\n")
-	}
-	writeDecisions(&b, in.Decisions)
-	if len(in.Events) > 0 {
-		b.WriteString("\n## Events Timeline\n\n")
-		for i, e := range in.Events {
-			line := fmt.Sprintf("%d. [%s] %s", i+1, e.Timestamp, itemText(e.Text))
-			if e.Type != "" {
-				line += " #" + e.Type
-			}
-			b.WriteString(line + "\n")
-		}
-	}
-	writeList(&b, "Lessons Learned", in.Lessons)
-	data := b.Bytes()
+	data := parse.Format(episodeNote(in), parse.FormatOptions{Dates: map[string]string{"date": in.Date}})
 	n, err := checkNote(p, data)
 	if err != nil {
 		return "", nil, err
@@ -207,39 +174,32 @@ func renderEpisode(in EpisodeInput) (string, []byte, error) {
 	return p, data, readsBack(n, in)
 }
 
-func writeDecisions(b *bytes.Buffer, ds []DecisionInput) {
-	if len(ds) == 0 {
-		return
-	}
-	b.WriteString("\n## Decisions\n")
-	for _, d := range ds {
-		b.WriteString("\n### " + d.ID)
-		if d.Title != "" {
-			b.WriteString(": " + d.Title)
+// episodeNote is the note in asks for, checked (checkEpisode). An
+// event's text is escaped where it would start a block, as engram new
+// has always written it (the parser keeps the backslash).
+func episodeNote(in EpisodeInput) note.Note {
+	e := &note.Episode{Outcome: in.Outcome, Task: in.Task, Session: in.Session, SourceThread: in.SourceThread,
+		Concepts: in.Concepts, DurationMinutes: in.DurationMinutes, Metrics: in.Metrics}
+	for _, d := range in.Decisions {
+		var effects []note.Link
+		for _, t := range d.Effects {
+			effects = append(effects, note.Link{Target: t})
 		}
-		b.WriteString("\n\n")
-		var effects []string
-		for _, e := range d.Effects {
-			effects = append(effects, "[["+e+"]]")
-		}
-		for _, f := range [][2]string{{"Timestamp", d.Timestamp}, {"Type", d.Type}, {"Context", d.Context},
-			{"Options", strings.Join(d.Options, ", ")}, {"Chosen", d.Chosen}, {"Rationale", d.Rationale},
-			{"Outcome", d.Outcome}, {"Effects", strings.Join(effects, ", ")}} {
-			if f[1] != "" {
-				b.WriteString("- **" + f[0] + "**: " + f[1] + "\n")
-			}
-		}
+		e.Decisions = append(e.Decisions, note.Decision{ID: d.ID, Title: d.Title, Timestamp: d.Timestamp, Type: d.Type,
+			Context: d.Context, Options: d.Options, Chosen: d.Chosen, Rationale: d.Rationale, Outcome: d.Outcome, Effects: effects})
 	}
-}
-
-func writeList(b *bytes.Buffer, heading string, items []string) {
-	if len(items) == 0 {
-		return
+	for _, ev := range in.Events {
+		e.Events = append(e.Events, note.Event{Timestamp: ev.Timestamp, Type: ev.Type, Text: parse.ItemText(oneLine(ev.Text))})
 	}
-	b.WriteString("\n## " + heading + "\n\n")
-	for _, it := range items {
-		b.WriteString("- " + itemText(it) + "\n")
+	for _, l := range in.Lessons {
+		e.Lessons = append(e.Lessons, note.Lesson{Text: oneLine(l)})
 	}
+	n := note.Note{Kind: note.KindEpisode, Type: "episode", Title: in.Title, Tags: in.Tags, Episode: e,
+		Extra: map[string]any{writtenByKey: writtenByValue}}
+	if in.Context != "" {
+		n.Sections = []note.Section{{Heading: "Context", Markdown: in.Context}}
+	}
+	return n
 }
 
 // readsBack compares what the parse stage read with what was asked: a
@@ -301,7 +261,7 @@ func checkEpisode(in *EpisodeInput) error {
 		if e.Timestamp == "" {
 			e.Timestamp = in.Date
 		}
-		if strings.TrimSpace(e.Text) == "" || strings.ContainsAny(e.Timestamp, "[]\n") || e.Type != "" && !eventTypeWord(e.Type) {
+		if strings.TrimSpace(e.Text) == "" || strings.ContainsAny(e.Timestamp, "[]\n") || e.Type != "" && !parse.IsWord(e.Type) {
 			return fmt.Errorf("event %d: give its text, a timestamp without [ ] or line breaks, and a type of one word (tool_call, error, milestone…)", i+1)
 		}
 	}
@@ -316,7 +276,7 @@ func checkDecision(d *DecisionInput, i int) error {
 		*s = oneLine(*s)
 	}
 	switch {
-	case !eventTypeWord(d.ID):
+	case !parse.IsWord(d.ID):
 		return fmt.Errorf("decision %d: the id %q must be one word, such as d001", i+1, d.ID)
 	case strings.Contains(d.Title, "[["):
 		return fmt.Errorf("decision %s: the title may not hold a wikilink; put it under effects", d.ID)

@@ -1,12 +1,10 @@
 package indexer
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/engramhq/engram/indexer/note"
@@ -67,37 +65,7 @@ func renderPattern(in PatternInput) (string, []byte, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	fm := parse.NewFrontMatter()
-	fm.Add("title", in.Title)
-	fm.Add("type", in.Type)
-	fm.AddIf("tags", in.Tags, len(in.Tags) > 0)
-	fm.Add("trigger", in.Trigger)
-	fm.Add("action", in.Action)
-	fm.AddIf("success_rate", in.SuccessRate, in.SuccessRate != nil)
-	fm.AddIf("occurrences", in.Occurrences, in.Occurrences != nil)
-	fm.AddIf("last_validated", in.LastValidated, in.LastValidated != "")
-	fm.Add(writtenByKey, writtenByValue)
-	var b bytes.Buffer
-	b.WriteString("---\n")
-	b.Write(fm.Bytes())
-	b.WriteString("---\n")
-	if in.Context != "" {
-		b.WriteString("\n## Context\n\n" + in.Context + "\n")
-	}
-	var causal, evidence []string
-	for _, c := range in.Causal {
-		item := c.Type + " [[" + c.Target + "]]"
-		if c.Weight != nil {
-			item += " (weight " + strconv.FormatFloat(*c.Weight, 'g', -1, 64) + ")"
-		}
-		causal = append(causal, item)
-	}
-	for _, e := range in.Evidence {
-		evidence = append(evidence, strings.TrimSpace("[["+e.Episode+"]] - "+e.Outcome+" "+oneLine(e.Text)))
-	}
-	writeRaw(&b, "Causal Relationships", causal)
-	writeRaw(&b, "Evidence Episodes", evidence)
-	data := b.Bytes()
+	data := parse.Format(patternNote(in), parse.FormatOptions{Dates: map[string]string{"last_validated": in.LastValidated}})
 	n, err := checkNote(p, data)
 	if err != nil {
 		return "", nil, err
@@ -108,15 +76,21 @@ func renderPattern(in PatternInput) (string, []byte, error) {
 	return p, data, nil
 }
 
-// writeRaw writes list items that are already markdown.
-func writeRaw(b *bytes.Buffer, heading string, items []string) {
-	if len(items) == 0 {
-		return
+// patternNote is the note in asks for, checked (checkPattern).
+func patternNote(in PatternInput) note.Note {
+	p := &note.Pattern{Trigger: in.Trigger, Action: in.Action, DeclaredRate: in.SuccessRate, DeclaredOccurrences: in.Occurrences}
+	for _, c := range in.Causal {
+		p.Causal = append(p.Causal, note.CausalLink{Type: c.Type, Target: c.Target, Weight: c.Weight})
 	}
-	b.WriteString("\n## " + heading + "\n\n")
-	for _, it := range items {
-		b.WriteString("- " + it + "\n")
+	for _, e := range in.Evidence {
+		p.Evidence = append(p.Evidence, note.Evidence{Target: e.Episode, Outcome: e.Outcome, Text: oneLine(e.Text)})
 	}
+	n := note.Note{Kind: note.KindPattern, Type: in.Type, Title: in.Title, Tags: in.Tags, Pattern: p,
+		Extra: map[string]any{writtenByKey: writtenByValue}}
+	if in.Context != "" {
+		n.Sections = []note.Section{{Heading: "Context", Markdown: in.Context}}
+	}
+	return n
 }
 
 func checkPattern(in *PatternInput) error {

@@ -1,7 +1,6 @@
 package aiagents
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -129,46 +128,17 @@ func (pc *patternConversion) markdown(p *parse.Parser, from string) ([]byte, err
 
 func (pc *patternConversion) render() []byte {
 	row := pc.row
-	fm := parse.NewFrontMatter()
-	fm.Add("title", pc.title)
-	fm.Add("type", "pattern")
-	fm.Add("trigger", row.Trigger)
-	fm.Add("action", row.Action)
-	if row.SuccessRate != nil {
-		fm.Add("success_rate", *row.SuccessRate)
+	p := &note.Pattern{Trigger: row.Trigger, Action: row.Action, DeclaredRate: row.SuccessRate, DeclaredOccurrences: row.Occurrences}
+	for _, ev := range pc.evidence {
+		p.Evidence = append(p.Evidence, note.Evidence{Target: ev.episode, Outcome: string(ev.outcome)})
 	}
-	if row.Occurrences != nil {
-		fm.Add("occurrences", *row.Occurrences)
-	}
-	if row.LastUsed != "" && pc.side.LastUsed == "" {
-		fm.Add("last_validated", row.LastUsed)
-	}
-	fm.Add(sidecarKey, pc.side)
-	var b bytes.Buffer
-	b.WriteString("---\n")
-	b.Write(fm.Bytes())
-	b.WriteString("---\n")
+	n := note.Note{Kind: note.KindPattern, Type: "pattern", Title: pc.title, Pattern: p}
 	if row.Description != "" {
-		b.WriteString("\n## Context\n\n" + proseText(row.Description) + "\n")
+		n.Sections = []note.Section{{Heading: "Context", Markdown: parse.ProseText(row.Description)}}
 	}
-	if len(pc.evidence) > 0 {
-		b.WriteString("\n## Evidence Episodes\n\n")
-		for _, ev := range pc.evidence {
-			b.WriteString("- [[" + ev.episode + "]] - " + string(ev.outcome) + "\n")
-		}
+	var dates map[string]string
+	if row.LastUsed != "" && pc.side.LastUsed == "" {
+		dates = map[string]string{"last_validated": row.LastUsed}
 	}
-	return b.Bytes()
-}
-
-// proseText keeps a description inside its section: a line that would
-// be a heading or a heading's underline is escaped with a backslash.
-func proseText(s string) string {
-	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n"), "\n")
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "#") || t != "" && strings.Trim(t, "=- ") == "" {
-			lines[i] = `\` + strings.TrimLeft(l, " ")
-		}
-	}
-	return strings.ReplaceAll(strings.Join(lines, "\n"), "\x00", "\uFFFD")
+	return parse.Format(n, parse.FormatOptions{Dates: dates, Extra: []parse.Entry{{Key: sidecarKey, Value: pc.side}}})
 }

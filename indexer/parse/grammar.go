@@ -23,7 +23,7 @@ var (
 	evidenceRE    = regexp.MustCompile(`^\[\[([^\[\]\n]+)\]\]\s*(?:[-–—:,]\s*)?(\S*)(.*)$`)
 	weightRE      = regexp.MustCompile(`(?i)\bweight\s*[:=]?\s*(-?[0-9]*\.?[0-9]+(?:e-?[0-9]+)?)`)
 	eventRE       = regexp.MustCompile(`^\[([^\[\]]*)\]\s*(.*)$`)
-	eventTypeRE   = regexp.MustCompile(`\s#([A-Za-z_][A-Za-z0-9_-]*)\s*$`)
+	eventTypeRE   = regexp.MustCompile(`\s#(` + wordPattern + `)\s*$`)
 	eventLinkRE   = regexp.MustCompile(`(?i)\s*\((caused_by|leads_to)\s*:?\s*([^()]*)\)\s*$`)
 	fieldRE       = regexp.MustCompile(`^\*\*([^*:]+?):?\*\*:?\s*(.*)$`)
 	decisionRE    = regexp.MustCompile(`^([^:\s]+)\s*:\s*(.*)$`)
