@@ -54,8 +54,6 @@ type EventInput struct {
 	Text      string `json:"text"`
 }
 
-// decisionTypes are the decision types of SPEC §2.1.
-var decisionTypes = []string{"design", "implementation", "test", "recovery", "routing", "other"}
 
 // NewEpisode writes a new episode note, episodes/<file>.md (notePath
 // names the file). A note of that title, anywhere in the repository, is
@@ -178,15 +176,15 @@ func renderEpisode(in EpisodeInput) (string, []byte, error) {
 // event's text is escaped where it would start a block, as engram new
 // has always written it (the parser keeps the backslash).
 func episodeNote(in EpisodeInput) note.Note {
-	e := &note.Episode{Outcome: in.Outcome, Task: in.Task, Session: in.Session, SourceThread: in.SourceThread,
+	e := &note.Episode{Outcome: note.Outcome(in.Outcome), Task: in.Task, Session: in.Session, SourceThread: in.SourceThread,
 		Concepts: in.Concepts, DurationMinutes: in.DurationMinutes, Metrics: in.Metrics}
 	for _, d := range in.Decisions {
 		var effects []note.Link
 		for _, t := range d.Effects {
 			effects = append(effects, note.Link{Target: t})
 		}
-		e.Decisions = append(e.Decisions, note.Decision{ID: d.ID, Title: d.Title, Timestamp: d.Timestamp, Type: d.Type,
-			Context: d.Context, Options: d.Options, Chosen: d.Chosen, Rationale: d.Rationale, Outcome: d.Outcome, Effects: effects})
+		e.Decisions = append(e.Decisions, note.Decision{ID: d.ID, Title: d.Title, Timestamp: d.Timestamp, Type: note.DecisionType(d.Type),
+			Context: d.Context, Options: d.Options, Chosen: d.Chosen, Rationale: d.Rationale, Outcome: note.Outcome(d.Outcome), Effects: effects})
 	}
 	for _, ev := range in.Events {
 		e.Events = append(e.Events, note.Event{Timestamp: ev.Timestamp, Type: ev.Type, Text: parse.ItemText(oneLine(ev.Text))})
@@ -280,8 +278,8 @@ func checkDecision(d *DecisionInput, i int) error {
 		return fmt.Errorf("decision %d: the id %q must be one word, such as d001", i+1, d.ID)
 	case strings.Contains(d.Title, "[["):
 		return fmt.Errorf("decision %s: the title may not hold a wikilink; put it under effects", d.ID)
-	case d.Type != "" && !slices.Contains(decisionTypes, strings.ToLower(d.Type)):
-		return fmt.Errorf("decision %s: the type %q is not one of %s", d.ID, d.Type, strings.Join(decisionTypes, ", "))
+	case d.Type != "" && !note.DecisionType(strings.ToLower(d.Type)).Valid():
+		return fmt.Errorf("decision %s: the type %q is not one of %s", d.ID, d.Type, note.Join(note.DecisionTypes()))
 	}
 	for _, o := range d.Options {
 		if strings.TrimSpace(o) == "" || strings.ContainsAny(o, ",\n") {

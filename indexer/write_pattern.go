@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/engramhq/engram/indexer/note"
@@ -45,8 +44,6 @@ type EvidenceInput struct {
 	Text    string `json:"text,omitempty"`
 }
 
-var causalTypes = []string{"causes", "enables", "prevents", "correlates"}
-
 // NewPattern writes a new pattern note, patterns/<file>.md, as
 // NewEpisode writes an episode.
 func NewPattern(ctx context.Context, opt WriteOptions, in PatternInput) (Written, error) {
@@ -80,10 +77,10 @@ func renderPattern(in PatternInput) (string, []byte, error) {
 func patternNote(in PatternInput) note.Note {
 	p := &note.Pattern{Trigger: in.Trigger, Action: in.Action, DeclaredRate: in.SuccessRate, DeclaredOccurrences: in.Occurrences}
 	for _, c := range in.Causal {
-		p.Causal = append(p.Causal, note.CausalLink{Type: c.Type, Target: c.Target, Weight: c.Weight})
+		p.Causal = append(p.Causal, note.CausalLink{Type: note.EdgeType(c.Type), Target: c.Target, Weight: c.Weight})
 	}
 	for _, e := range in.Evidence {
-		p.Evidence = append(p.Evidence, note.Evidence{Target: e.Episode, Outcome: e.Outcome, Text: oneLine(e.Text)})
+		p.Evidence = append(p.Evidence, note.Evidence{Target: e.Episode, Outcome: note.Outcome(e.Outcome), Text: oneLine(e.Text)})
 	}
 	n := note.Note{Kind: note.KindPattern, Type: in.Type, Title: in.Title, Tags: in.Tags, Pattern: p,
 		Extra: map[string]any{writtenByKey: writtenByValue}}
@@ -123,8 +120,8 @@ func checkPattern(in *PatternInput) error {
 	}
 	for _, c := range in.Causal {
 		switch {
-		case !slices.Contains(causalTypes, c.Type):
-			return fmt.Errorf("the causal type %q is not one of %s", c.Type, strings.Join(causalTypes, ", "))
+		case !note.EdgeType(c.Type).Causal():
+			return fmt.Errorf("the causal type %q is not one of %s", c.Type, note.Join(note.CausalTypes()))
 		case checkLinkTarget(c.Target) != nil:
 			return fmt.Errorf("causal target: %w", checkLinkTarget(c.Target))
 		case c.Weight != nil && (math.IsNaN(*c.Weight) || *c.Weight <= 0 || *c.Weight > 1):

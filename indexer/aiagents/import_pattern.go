@@ -130,7 +130,7 @@ func (pc *patternConversion) render() []byte {
 	row := pc.row
 	p := &note.Pattern{Trigger: row.Trigger, Action: row.Action, DeclaredRate: row.SuccessRate, DeclaredOccurrences: row.Occurrences}
 	for _, ev := range pc.evidence {
-		p.Evidence = append(p.Evidence, note.Evidence{Target: ev.episode, Outcome: string(ev.outcome)})
+		p.Evidence = append(p.Evidence, note.Evidence{Target: ev.episode, Outcome: note.Outcome(string(ev.outcome))})
 	}
 	n := note.Note{Kind: note.KindPattern, Type: "pattern", Title: pc.title, Pattern: p}
 	if row.Description != "" {

@@ -31,14 +31,14 @@ func (c *conversion) note() note.Note {
 	if task == "" {
 		task = e.ID // a markdown episode needs a task; the sidecar keeps ""
 	}
-	ep := &note.Episode{Outcome: e.Outcome, Task: task, Session: e.Session, Metrics: e.Metrics}
+	ep := &note.Episode{Outcome: note.Outcome(e.Outcome), Task: task, Session: e.Session, Metrics: e.Metrics}
 	for i, d := range e.Decisions {
 		var effects []note.Link
 		for _, t := range d.Effects {
 			effects = append(effects, note.Link{Target: t})
 		}
-		ep.Decisions = append(ep.Decisions, note.Decision{ID: d.ID, Title: c.titles[i], Timestamp: d.Timestamp, Type: d.Type,
-			Context: d.Context, Options: d.Options, Chosen: d.Chosen, Rationale: d.Rationale, Outcome: d.Outcome, Effects: effects})
+		ep.Decisions = append(ep.Decisions, note.Decision{ID: d.ID, Title: c.titles[i], Timestamp: d.Timestamp, Type: note.DecisionType(d.Type),
+			Context: d.Context, Options: d.Options, Chosen: d.Chosen, Rationale: d.Rationale, Outcome: note.Outcome(d.Outcome), Effects: effects})
 	}
 	for _, ev := range e.Events {
 		ep.Events = append(ep.Events, note.Event{Timestamp: ev.Timestamp, Type: ev.Type, Text: ev.Content, CausedBy: ev.CausedBy, LeadsTo: ev.LeadsTo})

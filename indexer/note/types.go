@@ -68,3 +68,15 @@ func (t EdgeType) Causal() bool {
 	}
 	return false
 }
+
+// Join is the types (or outcomes) as a message lists them: "a, b, c".
+func Join[T ~string](ts []T) string {
+	var b []byte
+	for i, t := range ts {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, t...)
+	}
+	return string(b)
+}

@@ -200,9 +200,9 @@ func decisionBullets(d note.Decision) [][2]string {
 	for i, l := range d.Effects {
 		effects[i] = wikilink(l)
 	}
-	return [][2]string{{"Timestamp", d.Timestamp}, {"Type", d.Type}, {"Context", d.Context},
+	return [][2]string{{"Timestamp", d.Timestamp}, {"Type", string(d.Type)}, {"Context", d.Context},
 		{"Options", strings.Join(opts, ", ")}, {"Chosen", d.Chosen}, {"Rationale", d.Rationale},
-		{"Outcome", d.Outcome}, {"Effects", strings.Join(effects, ", ")}}
+		{"Outcome", string(d.Outcome)}, {"Effects", strings.Join(effects, ", ")}}
 }
 
 // wikilink is l as [[Target#Heading|Alias]].
@@ -259,7 +259,7 @@ func writeLessons(b *bytes.Buffer, ls []note.Lesson) {
 func writeCausal(b *bytes.Buffer, cs []note.CausalLink) {
 	var items []string
 	for _, c := range cs {
-		item := c.Type + " [[" + c.Target + "]]"
+		item := string(c.Type) + " [[" + c.Target + "]]"
 		if c.Weight != nil {
 			item += " (weight " + strconv.FormatFloat(*c.Weight, 'g', -1, 64) + ")"
 		}
@@ -271,7 +271,7 @@ func writeCausal(b *bytes.Buffer, cs []note.CausalLink) {
 func writeEvidence(b *bytes.Buffer, es []note.Evidence) {
 	var items []string
 	for _, e := range es {
-		items = append(items, strings.TrimSpace("[["+e.Target+"]] - "+e.Outcome+" "+OneLine(e.Text)))
+		items = append(items, strings.TrimSpace("[["+e.Target+"]] - "+string(e.Outcome)+" "+OneLine(e.Text)))
 	}
 	writeItems(b, "Evidence Episodes", items)
 }

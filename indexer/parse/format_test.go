@@ -24,18 +24,18 @@ func noteOf(f formatFields) note.Note {
 	n := note.Note{Kind: note.KindEpisode, Type: "episode", Title: f.title, Tags: []string{f.tag},
 		Extra:    map[string]any{"x_" + strings.ToValidUTF8(f.extraKey, "\uFFFD"): f.extraValue},
 		Sections: []note.Section{{Heading: "Context", Markdown: f.context}}}
-	outcomes := []string{"success", "partial", "failure"}
+	outcomes := note.Outcomes()
 	if f.pick%2 == 1 {
 		w := f.weight
 		n.Kind, n.Type = note.KindPattern, "pattern"
 		n.Pattern = &note.Pattern{Trigger: f.trigger, Action: f.action,
-			Causal:   []note.CausalLink{{Type: []string{"causes", "enables", "prevents", "correlates"}[f.pick/2%4], Target: f.target, Weight: &w}},
+			Causal:   []note.CausalLink{{Type: note.CausalTypes()[f.pick/2%4], Target: f.target, Weight: &w}},
 			Evidence: []note.Evidence{{Target: f.target, Outcome: outcomes[f.pick/8%3], Text: f.evidenceText}}}
 		return n
 	}
-	n.Episode = &note.Episode{Outcome: f.outcome, Task: f.task,
-		Decisions: []note.Decision{{ID: f.decID, Title: f.decTitle, Timestamp: f.decTS, Type: f.decType, Context: f.decContext,
-			Options: []string{f.decOption, f.decChosen}, Chosen: f.decChosen, Rationale: f.decRationale, Outcome: f.decOutc,
+	n.Episode = &note.Episode{Outcome: note.Outcome(f.outcome), Task: f.task,
+		Decisions: []note.Decision{{ID: f.decID, Title: f.decTitle, Timestamp: f.decTS, Type: note.DecisionType(f.decType), Context: f.decContext,
+			Options: []string{f.decOption, f.decChosen}, Chosen: f.decChosen, Rationale: f.decRationale, Outcome: note.Outcome(f.decOutc),
 			Effects: []note.Link{{Target: f.target}}}},
 		Events:  []note.Event{{Timestamp: f.evTS, Type: f.evType, Text: f.evText, CausedBy: []string{"e001"}}},
 		Lessons: []note.Lesson{{Text: f.lesson}}}
@@ -83,7 +83,7 @@ func normalize(n note.Note) note.Note {
 		n.Sections[i].Markdown = strings.TrimSpace(ProseText(n.Sections[i].Markdown))
 	}
 	if e := n.Episode; e != nil {
-		e.Outcome, e.Task = strings.ToLower(strings.TrimSpace(e.Outcome)), strings.TrimSpace(e.Task)
+		e.Outcome, e.Task = note.Outcome(strings.ToLower(strings.TrimSpace(string(e.Outcome)))), strings.TrimSpace(e.Task)
 		for i := range e.Decisions {
 			normalizeDecision(&e.Decisions[i], i)
 		}
@@ -121,7 +121,7 @@ func normalizeDecision(d *note.Decision, i int) {
 		d.Title = d.ID // "### d001" is its own title
 	}
 	d.Timestamp = timestamp(one(d.Timestamp))
-	d.Type, d.Outcome = strings.ToLower(one(d.Type)), strings.ToLower(one(d.Outcome))
+	d.Type, d.Outcome = note.DecisionType(strings.ToLower(one(string(d.Type)))), note.Outcome(strings.ToLower(one(string(d.Outcome))))
 	d.Context, d.Chosen, d.Rationale = one(d.Context), one(d.Chosen), one(d.Rationale)
 	for k, o := range d.Options {
 		d.Options[k] = OneLine(o)
