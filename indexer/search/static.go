@@ -14,6 +14,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/routes"
 )
 
 // The static index of the published site (issue 5): the site has no
@@ -136,7 +137,7 @@ func StaticFiles(docs []StaticDoc) ([]export.File, error) {
 		if err != nil {
 			return fmt.Errorf("search index %s: %w", path, err)
 		}
-		files = append(files, export.File{Path: "api/v1/search/" + path, Data: append(data, '\n')})
+		files = append(files, export.File{Path: routes.Search(path), Data: append(data, '\n')})
 		return nil
 	}
 	for h, m := range byShard {
