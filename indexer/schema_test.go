@@ -45,7 +45,7 @@ func TestEverySchema(t *testing.T) {
 			}
 			// The demo has a page of every kind: each schema of the site
 			// describes files of it.
-			sf, err := site.SchemaFiles()
+			sf, err := export.SchemaFiles(site.Docs())
 			if err != nil {
 				t.Fatal(err)
 			}
