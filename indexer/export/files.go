@@ -27,10 +27,7 @@ type File struct {
 // sorted by path, with the manifest (index.json) listing all of them and
 // every family's schema.
 func (s *Site) Files() ([]File, error) {
-	docs, err := s.Registry()
-	if err != nil {
-		return nil, err
-	}
+	docs := s.Registry()
 	files, err := s.documentFiles()
 	if err != nil {
 		return nil, err
