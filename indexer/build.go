@@ -18,6 +18,7 @@ import (
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/routes"
 	"github.com/engramhq/engram/indexer/search"
 	"github.com/engramhq/engram/indexer/secrets"
 	"github.com/engramhq/engram/site"
@@ -312,8 +313,8 @@ func snapshotOf(docs *export.Site, boot bootstrap.Candidates, sim *search.Simila
 // SimilarEpisodes is how many similar episodes an episode lists at most.
 const SimilarEpisodes = 5
 
-// bootstrapFiles fits the bootstrap to its budget: bootstrap.json,
-// bootstrap.md and their schema, and each area's slice, fitted to the
+// bootstrapFiles fits the bootstrap to its budget: bootstrap.json and
+// bootstrap.md, and each area's slice, fitted to the
 // same budget, in api/v1/bootstrap/, with their index for the manifest.
 // A slice whose items do not fit is left out of the index, never an
 // error: the whole bootstrap is what the hook falls back to.
@@ -322,22 +323,14 @@ func bootstrapFiles(boot bootstrap.Candidates, areas []bootstrap.Slice, budget i
 	if err != nil {
 		return nil, nil, err
 	}
-	schema, err := export.Encode(export.Schema("bootstrap.schema.json", "engram bootstrap: what an agent reads at session start", bootstrap.Bootstrap{}))
-	if err != nil {
-		return nil, nil, err
-	}
-	files := []export.File{
-		{Path: "api/v1/bootstrap.json", Data: js},
-		{Path: "api/v1/bootstrap.md", Data: md},
-		{Path: "api/v1/schema/bootstrap.schema.json", Data: schema},
-	}
+	files := []export.File{{Path: routes.Bootstrap, Data: js}, {Path: routes.BootstrapText, Data: md}}
 	index := []export.BootstrapSlice{}
 	for _, a := range areas {
 		_, js, md, err := bootstrap.Fit(a.Candidates, budget)
 		if err != nil {
 			continue
 		}
-		p := "api/v1/bootstrap/" + a.Slug
+		p := routes.BootstrapSlice(a.Slug)
 		files = append(files, export.File{Path: p + ".json", Data: js}, export.File{Path: p + ".md", Data: md})
 		index = append(index, export.BootstrapSlice{Area: a.Area, Episodes: a.Episodes, Markdown: p + ".md", JSON: p + ".json"})
 	}
@@ -424,29 +417,4 @@ func newRepoError(dir string, err error) error {
 		return fmt.Errorf("open repository %s: no such directory", dir)
 	}
 	return err
-}
-
-// staticSearchFiles are the site's static search index (api/v1/search/)
-// and its schemas.
-func staticSearchFiles(sdocs []search.Doc) ([]export.File, error) {
-	files, err := search.StaticFiles(search.StaticDocs(sdocs))
-	if err != nil {
-		return nil, err
-	}
-	for _, sc := range []struct {
-		name, title string
-		v           any
-	}{
-		{"search-meta", "engram static search index: counts and stop words", search.StaticMeta{}},
-		{"search-terms", "engram static search index: a shard's terms, their first tier of postings [doc gap, score×1000, ...] and the largest score of each later tier", search.StaticTerms{}},
-		{"search-tier", "engram static search index: a later tier of postings [doc gap, score×1000, ...] by term", map[string][]int64{}},
-		{"search-docs", "engram static search index: [id, type, outcome, url, title, snippet] by document", [][]string{}},
-	} {
-		data, err := export.Encode(export.Schema(sc.name+".schema.json", sc.title, sc.v))
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, export.File{Path: "api/v1/schema/" + sc.name + ".schema.json", Data: data})
-	}
-	return files, nil
 }

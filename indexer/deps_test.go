@@ -66,7 +66,7 @@ func TestHeavyDependenciesHaveOneOwner(t *testing.T) {
 var layers = [][]string{
 	// the domain types, and leaves that know nothing of notes (the
 	// site's graph layout is points and springs)
-	{"indexer/note", "indexer/tokens", "templates", "indexer/secrets/secretstest", "site/internal/graphlayout"},
+	{"indexer/note", "indexer/routes", "indexer/tokens", "templates", "indexer/secrets/secretstest", "site/internal/graphlayout"},
 	// reading: files and history, secrets, notes
 	{"indexer/source", "indexer/secrets", "indexer/parse"},
 	// the other inputs: execution events, session logs, ai-agents

@@ -14,8 +14,8 @@ import (
 
 // laterOf makes what the build publishes beside the documents, from
 // them alone: the bootstrap fitted to budget, the static search index,
-// the schemas of the site's own JSON files and every episode's similar
-// episodes. Each reads docs and writes nothing of it, so they run at the
+// every episode's similar episodes, and the families of the files these
+// and the site publish, for the registry (export.Docs). Each reads docs and writes nothing of it, so they run at the
 // same time (issue 30: a build uses the cores it has); the similar
 // episodes are the stage "similar", which overlaps the end of "export".
 // A build interrupted before "similar" begins, or while these run,
@@ -25,20 +25,17 @@ func laterOf(ctx context.Context, clock *stopwatch, docs *export.Site, budget in
 	// episodes alike.
 	sdocs := search.DocsFromSite(docs)
 	var (
-		wg                          sync.WaitGroup
-		boot, static, schemas       []export.File
-		areas                       []export.BootstrapSlice
-		bootErr, staticErr, siteErr error
-		similar                     map[string][]export.Similar
+		wg                 sync.WaitGroup
+		boot, static       []export.File
+		areas              []export.BootstrapSlice
+		bootErr, staticErr error
+		similar            map[string][]export.Similar
 	)
 	wg.Go(func() {
 		whole, slices := bootstrap.BuildAll(docs)
 		boot, areas, bootErr = bootstrapFiles(whole, slices, budget)
 	})
-	wg.Go(func() { static, staticErr = staticSearchFiles(sdocs) })
-	// The site's own JSON files (its pages' twins) have schemas too,
-	// listed in the manifest with the API's.
-	wg.Go(func() { schemas, siteErr = site.SchemaFiles() })
+	wg.Go(func() { static, staticErr = search.StaticFiles(search.StaticDocs(sdocs)) })
 	if err := interrupted(ctx); err == nil {
 		end := clock.begin("similar")
 		wg.Go(func() {
@@ -47,8 +44,20 @@ func laterOf(ctx context.Context, clock *stopwatch, docs *export.Site, budget in
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(interrupted(ctx), bootErr, staticErr, siteErr); err != nil {
+	if err := errors.Join(interrupted(ctx), bootErr, staticErr); err != nil {
 		return export.Later{}, err
 	}
-	return export.Later{Similar: similar, Budget: budget, Files: slices.Concat(boot, static, schemas), Slices: areas, Schemas: site.SchemaMaps()}, nil
+	return export.Later{Similar: similar, Budget: budget, Files: slices.Concat(boot, static), Slices: areas, Docs: laterDocs()}, nil
 }
+
+// laterDocs are the families of files the stages after export publish,
+// for the registry (export.Merge): the bootstrap's, the static search
+// index's and the site's own JSON twins, which have schemas too,
+// published and listed in the manifest with the API's.
+func laterDocs() []export.Doc {
+	return slices.Concat(bootstrap.Docs(), search.StaticSchemas(), site.Docs())
+}
+
+// Published is the registry of what every build publishes (export's
+// Registry): a family per kind of file, with its schema.
+func Published() []export.Doc { return export.Merge(laterDocs()) }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/routes"
 )
 
 // ErrOutput means --out names something a build must not replace: the
@@ -22,7 +23,7 @@ var errOutput = errors.New("refusing to write the output")
 
 // manifestPath is engram's manifest inside an output: a directory that
 // holds it was made by a build, and a build may replace it.
-const manifestPath = "api/v1/index.json"
+const manifestPath = routes.Manifest
 
 // output is the directory one build publishes into, claimed by a lock so
 // that a second build into it waits instead of deleting this one's work.

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/gen"
+	"github.com/engramhq/engram/indexer/routes"
 	"github.com/engramhq/engram/indexer/source"
 	"github.com/engramhq/engram/site"
 )
@@ -33,6 +35,13 @@ func TestEverySchema(t *testing.T) {
 	if err := source.WriteRepo(gendir, gen.Generate(gen.Options{Seed: 4}).Commits); err != nil {
 		t.Fatal(err)
 	}
+	docs := indexer.Published()
+	for _, d := range docs {
+		if d.Late() {
+			t.Errorf("no stage after export completes the family %s (schema %s)", d.Path, d.Schema)
+		}
+	}
+	files := make([]int, len(docs)) // by family, over the demo and the generated repository
 	for _, c := range []struct{ name, repo string }{{"demo", "../content"}, {"generated", gendir}} {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "public")
@@ -40,12 +49,13 @@ func TestEverySchema(t *testing.T) {
 				t.Fatal(err)
 			}
 			byName := validateAll(t, out)
+			t.Run("registry", func(t *testing.T) { registryIsTheTruth(t, out, docs, files) })
 			if c.name != "demo" {
 				return
 			}
 			// The demo has a page of every kind: each schema of the site
 			// describes files of it.
-			sf, err := site.SchemaFiles()
+			sf, err := export.SchemaFiles(site.Docs())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +70,21 @@ func TestEverySchema(t *testing.T) {
 	// The real corpus: each snapshot's memory as a user builds it, and
 	// the newest ai-agents repository built whole.
 	for _, s := range realSnapshots {
-		t.Run(s.name, func(t *testing.T) { validateAll(t, s.build(t, 0)) })
+		t.Run(s.name, func(t *testing.T) {
+			out := s.build(t, 0)
+			validateAll(t, out)
+			registryIsTheTruth(t, out, docs, files)
+		})
+	}
+	// Between them, the builds have files of every family: the real
+	// snapshots have the search index's later tiers, which the demo and
+	// the generated repository are too small for (search's
+	// TestStaticFiles holds a tier to its family without them).
+	_, corpusErr := os.Stat(realCorpus)
+	for i, doc := range docs {
+		if files[i] == 0 && corpusErr == nil {
+			t.Errorf("the family %s (schema %q) has no file in any build's output", doc.Path, doc.Schema)
+		}
 	}
 	t.Run("ai-agents-repository", func(t *testing.T) {
 		repo := filepath.Join(realCorpus, "ai-agents")
@@ -73,6 +97,45 @@ func TestEverySchema(t *testing.T) {
 		}
 		validateAll(t, out)
 	})
+}
+
+// registryIsTheTruth: the registry of what a build publishes
+// (indexer.Published, docs) names every file of the output in out under
+// api/v1/, llms.txt and every JSON file (feed.json, the site's twins),
+// and the manifest's schemas are the registry's; files counts the files
+// of each family. With validateAll, which validates each file against
+// the schema the manifest names, every family's schema validates its
+// files.
+func registryIsTheTruth(t *testing.T, out string, docs []export.Doc, files []int) {
+	var m struct{ Schemas []export.SchemaMap }
+	readJSON(t, filepath.Join(out, "api", "v1", "index.json"), &m)
+	if want := export.Maps(docs); !slices.Equal(m.Schemas, want) {
+		t.Errorf("the manifest's schemas are\n%v\nthe registry's\n%v", m.Schemas, want)
+	}
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(out, p)
+		rel = filepath.ToSlash(rel)
+		if !strings.HasPrefix(rel, routes.API) && !strings.HasSuffix(rel, ".json") && rel != routes.LLMs {
+			return nil // a page, a feed or an asset of the site's
+		}
+		found := false
+		for i, doc := range docs {
+			if ok, _ := path.Match(doc.Path, rel); ok {
+				files[i]++
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s is in no family of the registry", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // validateAll checks the output in out (checkOutput), failing t with

@@ -116,7 +116,7 @@ func contentOf(p page, r *reuse) (content, error) {
 		return content{}, err
 	}
 	c := content{path: p.path, data: data}
-	if regular(p.path) && listKinds[p.kind] {
+	if regular(p.path) && p.list {
 		// A batch holds no other page for it to show.
 		return content{}, fmt.Errorf("a %s page shows other pages, so it must be a section's _index.md, not a regular page rendered in a batch", p.kind)
 	}
@@ -126,7 +126,7 @@ func contentOf(p page, r *reuse) (content, error) {
 			return content{}, err
 		}
 	}
-	if r == nil || listKinds[p.kind] {
+	if r == nil || p.list {
 		return c, nil
 	}
 	found, err := r.page(p.path, data)

@@ -64,11 +64,14 @@ func TestListPageInABatch(t *testing.T) {
 		page page
 		ok   bool
 	}{
-		{page{path: "episodes/_index.md", kind: "episodes", params: episodesPage{}}, true},
+		{page{path: "episodes/_index.md", kind: "episodes", list: true, params: episodesPage{}}, true},
 		{page{path: "episodes/x.md", kind: "episode", params: episodePage{}}, true},
-		{page{path: "episodes/x.md", kind: "episodes", params: episodesPage{}}, false},
-		{page{path: "all.md", kind: "home", params: homePage{}}, false},
+		{page{path: "episodes/x.md", kind: "episodes", list: true, params: episodesPage{}}, false},
+		{page{path: "all.md", kind: "home", list: true, params: homePage{}}, false},
 	} {
+		if k := kindNamed(t, tc.page.kind); k.list != tc.page.list {
+			t.Fatalf("kind %s: list %t, but its kind says %t", k.name, tc.page.list, k.list)
+		}
 		t.Run(tc.page.path+"/"+tc.page.kind, func(t *testing.T) {
 			_, err := contentOf(tc.page, nil)
 			if (err == nil) != tc.ok {
@@ -76,4 +79,15 @@ func TestListPageInABatch(t *testing.T) {
 			}
 		})
 	}
+}
+
+// kindNamed is the page kind of that name.
+func kindNamed(t *testing.T, name string) kind {
+	for _, k := range kinds() {
+		if k.name == name {
+			return k
+		}
+	}
+	t.Fatalf("no page kind %q", name)
+	return kind{}
 }

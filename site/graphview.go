@@ -15,6 +15,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/routes"
 	"github.com/engramhq/engram/site/internal/graphlayout"
 )
 
@@ -154,7 +155,7 @@ func writeGraphData(fsys afero.Fs, dir string, s *export.Site) error {
 // layout is true. Edges whose ends are not nodes are left out.
 func graphData(s *export.Site, layout bool) graphDoc {
 	g := headlineGraph(s, headlines(s))
-	d := graphDoc{Version: 1, ReferenceTime: s.Manifest.ReferenceTime, Source: s.BaseURL + "api/v1/graph.json", Unit: graphUnit,
+	d := graphDoc{Version: 1, ReferenceTime: s.Manifest.ReferenceTime, Source: s.BaseURL + routes.Graph, Unit: graphUnit,
 		About: "The causal graph as the /graph/ explorer draws it: nodes with a precomputed layout (x, y), edges naming nodes by index; " +
 			"the explorer first fits the core box and leaves out the small chains (nodes marked small) until asked. " +
 			"graph.json (source) has the full data.",

@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -12,41 +13,68 @@ import (
 
 // A page kind is one Go file here, page_<kind>.go, with the struct of
 // what its pages show and the function that makes them; one template,
-// templates/layouts/<kind>.html; and one line in kinds. Hugo finds the
-// template by the layout each page's front matter names, the kind.
+// templates/layouts/<kind>.html; and one entry in kinds, which says all
+// else of the kind. Hugo finds the template by the layout each page's
+// front matter names, the kind.
 
-// kind is a kind of page: its name, which is also the name of its
-// template, and the function that makes its pages.
+// kind is a kind of page.
 type kind struct {
+	// name is also the name of its template.
 	name  string
 	pages func(in input) []page
+	// about is the meta description of a page that has none of its own,
+	// what its kind of page lists: a format in which %[1]s is the site's
+	// name and %[2]s the page's title; "" for "<title> — <site>.".
+	about string
+	// list: the kind's template shows other pages (site.GetPage,
+	// .Pages), so its pages are rendered every time (pagecache.go).
+	list bool
+	// twin is the schema of the JSON twin the kind's pages write
+	// themselves (page.twin), nil for a kind whose pages link an API
+	// file or have none (schemas.go).
+	twin *twinSchema
 }
 
 // kinds are the page kinds, in the order their pages are made.
 func kinds() []kind {
 	return []kind{
-		{"home", homePages},
-		{"episodes", episodesPages},
-		{"patterns", patternsPages},
-		{"notes", notesPages},
-		{"search", searchPages},
-		{"graph", graphPages},
-		{"lessons", lessonsPages},
-		{"workflows", workflowsPages},
-		{"antipatterns", antipatternsPages},
-		{"pending", pendingPages},
-		{"diagnostics", diagnosticsPages},
-		{"tags", tagsPages},
-		{"tag", tagPages},
-		{"timeline", timelinePages},
-		{"month", monthPages},
-		{"outcome", outcomePages},
-		{"outcomes", outcomesPages},
-		{"episode", episodePages},
-		{"pattern", patternPages},
-		{"note", notePages},
-		{"workflow", workflowPages},
-		{"decisions", decisionsPages},
+		{name: "home", pages: homePages, list: true,
+			about: "What the agents of %[1]s remember: recent episodes, the patterns that work, antipatterns to avoid, recurring lessons and the health of the causal graph."},
+		{name: "episodes", pages: episodesPages, list: true,
+			about: "Every episode of %[1]s, newest first: what each session set out to do and how it ended, to filter by outcome, tag and date."},
+		{name: "patterns", pages: patternsPages, list: true,
+			about: "The patterns of %[1]s: trigger and action rules, with their measured success rates and confidence."},
+		{name: "notes", pages: notesPages, list: true,
+			about: "The notes of %[1]s that are neither episodes nor patterns: threads, sessions, concepts.",
+			twin:  twinOf("notes", "engram notes page's JSON twin: the notes that are neither episodes nor patterns", export.List[export.Ref]{})},
+		{name: "search", pages: searchPages, about: "Search the episodes, patterns and notes of %[1]s."},
+		{name: "graph", pages: graphPages,
+			about: "The causal graph of %[1]s: how episodes, decisions, events and patterns cause, enable and prevent each other.",
+			twin:  &twinSchema{graphDataPath, "engram graph explorer's data (graph/index.json): the causal graph laid out, edges naming nodes by index", graphDoc{}}},
+		{name: "lessons", pages: lessonsPages, about: "The lessons that recur across the episodes of %[1]s, most frequent first."},
+		{name: "workflows", pages: workflowsPages, about: "The workflows of %[1]s: execution events grouped by workflow."},
+		{name: "antipatterns", pages: antipatternsPages, list: true,
+			about: "The antipatterns of %[1]s: rules whose measured success is too low, and those declared to avoid."},
+		{name: "pending", pages: pendingPages, about: "Threads and sessions of %[1]s that no episode derives from yet."},
+		{name: "diagnostics", pages: diagnosticsPages, about: "Problems engram found in the notes of %[1]s, by file and position."},
+		{name: "tags", pages: tagsPages, about: "Every tag of %[1]s and how many notes carry it.",
+			twin: twinOf("tags", "engram tags page's JSON twin: every tag and how many notes have it", export.List[tagRow]{})},
+		{name: "tag", pages: tagPages, about: "The notes of %[1]s tagged %[2]s.",
+			twin: twinOf("tags/*", "engram tag page's JSON twin (tags/<slug>/index.json): every note with the tag", tagGroup{})},
+		{name: "timeline", pages: timelinePages, about: "The episodes of %[1]s month by month, with their outcomes.",
+			twin: twinOf("timeline", "engram timeline page's JSON twin: the months and their outcomes", export.List[monthRow]{})},
+		{name: "month", pages: monthPages, about: "%[2]s in the memory of %[1]s, newest first, with their outcomes and tasks.",
+			twin: twinOf("timeline/*", "engram month page's JSON twin (timeline/<yyyy-mm>/index.json): the month's episode summaries", export.List[export.EpisodeSummary]{})},
+		{name: "outcome", pages: outcomePages, about: "%[2]s in the memory of %[1]s, newest first.",
+			twin: twinOf("outcomes/*", "engram outcome page's JSON twin (outcomes/<outcome>/index.json): the outcome's episode summaries", export.List[export.EpisodeSummary]{})},
+		{name: "outcomes", pages: outcomesPages, about: "The episodes of %[1]s by outcome: success, partial, failure.",
+			twin: twinOf("outcomes", "engram outcomes page's JSON twin: how many episodes have each outcome", export.List[outcomeCount]{})},
+		{name: "episode", pages: episodePages},
+		{name: "pattern", pages: patternPages},
+		{name: "note", pages: notePages},
+		{name: "workflow", pages: workflowPages, about: "Workflow %[2]s of %[1]s: its summary and its events in order."},
+		{name: "decisions", pages: decisionsPages, about: "Every decision recorded in the episodes of %[1]s, newest first.",
+			twin: twinOf("decisions", "engram decisions page's JSON twin: every decision of every episode, newest episode first", export.List[decisionRow]{})},
 	}
 }
 
@@ -62,8 +90,11 @@ type input struct {
 // keys engram wrote; its body is empty, so nothing a note contains can
 // reach Hugo's markdown or shortcodes.
 type page struct {
-	path  string // relative to content/
-	kind  string // set by pages from the kind that made it
+	path string // relative to content/
+	// kind is the kind that made the page, and list whether it is a
+	// list kind; set by pages.
+	kind  string
+	list  bool
 	title string
 	// linkTitle is the page's short title, for its <title>: at most
 	// titleRunes with the site's name (set by pages when empty).
@@ -125,14 +156,14 @@ func pages(ctx context.Context, s *export.Site, md markdown) ([]page, error) {
 			return nil, err
 		}
 		for _, p := range k.pages(in) {
-			p.kind = k.name
+			p.kind, p.list = k.name, k.list
 			p.heads = in.ix.headsIn(p.params)
 			if p.linkTitle == "" {
 				p.linkTitle = p.title
 			}
 			p.linkTitle = export.Clip(p.linkTitle, max(24, titleRunes-3-utf8.RuneCountInString(s.Title)))
 			if p.description == "" {
-				p.description = kindDescription(k.name, p.title, s.Title)
+				p.description = k.description(p.title, s.Title)
 			}
 			ps = append(ps, p)
 		}
@@ -144,50 +175,13 @@ func pages(ctx context.Context, s *export.Site, md markdown) ([]page, error) {
 // name: what a browser's tab and a search engine's result show.
 const titleRunes = 70
 
-// kindDescription is the meta description of a page that has none of
-// its own: what its kind of page lists.
-func kindDescription(kind, title, site string) string {
-	switch kind {
-	case "home":
-		return "What the agents of " + site + " remember: recent episodes, the patterns that work, antipatterns to avoid, recurring lessons and the health of the causal graph."
-	case "episodes":
-		return "Every episode of " + site + ", newest first: what each session set out to do and how it ended, to filter by outcome, tag and date."
-	case "patterns":
-		return "The patterns of " + site + ": trigger and action rules, with their measured success rates and confidence."
-	case "antipatterns":
-		return "The antipatterns of " + site + ": rules whose measured success is too low, and those declared to avoid."
-	case "lessons":
-		return "The lessons that recur across the episodes of " + site + ", most frequent first."
-	case "graph":
-		return "The causal graph of " + site + ": how episodes, decisions, events and patterns cause, enable and prevent each other."
-	case "timeline":
-		return "The episodes of " + site + " month by month, with their outcomes."
-	case "tags":
-		return "Every tag of " + site + " and how many notes carry it."
-	case "outcomes":
-		return "The episodes of " + site + " by outcome: success, partial, failure."
-	case "notes":
-		return "The notes of " + site + " that are neither episodes nor patterns: threads, sessions, concepts."
-	case "workflows":
-		return "The workflows of " + site + ": execution events grouped by workflow."
-	case "pending":
-		return "Threads and sessions of " + site + " that no episode derives from yet."
-	case "diagnostics":
-		return "Problems engram found in the notes of " + site + ", by file and position."
-	case "decisions":
-		return "Every decision recorded in the episodes of " + site + ", newest first."
-	case "search":
-		return "Search the episodes, patterns and notes of " + site + "."
-	case "tag":
-		return "The notes of " + site + " tagged " + title + "."
-	case "month":
-		return title + " in the memory of " + site + ", newest first, with their outcomes and tasks."
-	case "outcome":
-		return title + " in the memory of " + site + ", newest first."
-	case "workflow":
-		return "Workflow " + title + " of " + site + ": its summary and its events in order."
+// description is the meta description of a page of kind k titled
+// title that has none of its own.
+func (k kind) description(title, site string) string {
+	if k.about == "" {
+		return title + " — " + site + "."
 	}
-	return title + " — " + site + "."
+	return fmt.Sprintf(k.about, site, title)
 }
 
 // apiPath is the path of an API file in the output, from its URL.

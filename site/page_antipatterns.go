@@ -1,6 +1,9 @@
 package site
 
-import "github.com/engramhq/engram/indexer/export"
+import (
+	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/routes"
+)
 
 // antipatternsPage lists the antipatterns, by their pages' slugs.
 type antipatternsPage struct {
@@ -8,7 +11,7 @@ type antipatternsPage struct {
 }
 
 func antipatternsPages(in input) []page {
-	return []page{{path: "antipatterns/_index.md", api: "api/v1/antipatterns.json", title: "Antipatterns",
+	return []page{{path: "antipatterns/_index.md", api: routes.Antipatterns, title: "Antipatterns",
 		params: antipatternsPage{Antipatterns: antipatternSlugs(in.s)}}}
 }
 

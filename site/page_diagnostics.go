@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/routes"
 )
 
 // diagnosticsPage lists the build's diagnostics file by file.
@@ -14,7 +15,7 @@ type diagnosticsPage struct {
 
 func diagnosticsPages(in input) []page {
 	s := in.s
-	return []page{{path: "diagnostics/_index.md", api: "api/v1/diagnostics.json", title: "Diagnostics",
+	return []page{{path: "diagnostics/_index.md", api: routes.Diagnostics, title: "Diagnostics",
 		params: diagnosticsPage{Files: diagnosticFiles(s.Diagnostics), Health: s.Health.Diagnostics}}}
 }
 

@@ -1,5 +1,7 @@
 package site
 
+import "github.com/engramhq/engram/indexer/routes"
+
 // episodesPage is the list of episodes, with its filters: by outcome,
 // by tag and by month.
 type episodesPage struct {
@@ -11,6 +13,6 @@ type episodesPage struct {
 
 func episodesPages(in input) []page {
 	ix := in.ix
-	return []page{{path: "episodes/_index.md", api: "api/v1/episodes.json", title: "Episodes", outputs: []string{"html", "rss"},
+	return []page{{path: "episodes/_index.md", api: routes.Episodes, title: "Episodes", outputs: []string{"html", "rss"},
 		params: episodesPage{Outcomes: ix.outcomes, Tags: ix.episodeTags(20), AllTags: ix.episodeTags(500), Months: len(ix.months)}}}
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/routes"
 )
 
 // homePage is the home page: counts, the outcomes chart, warnings, the
@@ -31,7 +32,7 @@ const (
 
 func homePages(in input) []page {
 	s := in.s
-	return []page{{path: "_index.md", api: "api/v1/index.json", title: s.Title, outputs: []string{"html", "rss"}, params: homePage{
+	return []page{{path: "_index.md", api: routes.Manifest, title: s.Title, outputs: []string{"html", "rss"}, params: homePage{
 		Counts: s.Manifest.Counts, Commit: s.Manifest.Commit, ReferenceTime: s.Manifest.ReferenceTime,
 		Antipatterns: antipatternSlugs(s), Best: bestPatternSlugs(s, homeItems), Health: health(s), Pending: s.Pending,
 		Lessons: lessonViews(s, homeLessons), Chart: in.ix.chart,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/routes"
 )
 
 // lessonsPage lists the most recurring lesson clusters.
@@ -14,7 +15,7 @@ type lessonsPage struct {
 
 func lessonsPages(in input) []page {
 	s := in.s
-	return []page{{path: "lessons/_index.md", api: "api/v1/lessons.json", title: "Lessons",
+	return []page{{path: "lessons/_index.md", api: routes.Lessons, title: "Lessons",
 		params: lessonsPage{Lessons: lessonViews(s, maxLessons), Total: len(s.Lessons)}}}
 }
 

@@ -1,6 +1,9 @@
 package site
 
-import "github.com/engramhq/engram/indexer/export"
+import (
+	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/routes"
+)
 
 // patternsPage is the table of patterns: it lists Hugo's pages of the
 // section, with each pattern's score at the reference time, which its
@@ -17,5 +20,5 @@ func patternsPages(in input) []page {
 	for _, p := range in.s.Patterns {
 		scores[slug(p.URL)] = p.Decayed
 	}
-	return []page{{path: "patterns/_index.md", api: "api/v1/patterns.json", title: "Patterns", params: patternsPage{Scores: scores, ReferenceTime: in.s.Manifest.ReferenceTime}}}
+	return []page{{path: "patterns/_index.md", api: routes.Patterns, title: "Patterns", params: patternsPage{Scores: scores, ReferenceTime: in.s.Manifest.ReferenceTime}}}
 }

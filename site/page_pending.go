@@ -1,6 +1,9 @@
 package site
 
-import "github.com/engramhq/engram/indexer/export"
+import (
+	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/routes"
+)
 
 // pendingPage lists the threads and sessions no episode derives from.
 type pendingPage struct {
@@ -8,5 +11,5 @@ type pendingPage struct {
 }
 
 func pendingPages(in input) []page {
-	return []page{{path: "pending/_index.md", api: "api/v1/pending.json", title: "Pending threads", params: pendingPage{Pending: in.s.Pending}}}
+	return []page{{path: "pending/_index.md", api: routes.Pending, title: "Pending threads", params: pendingPage{Pending: in.s.Pending}}}
 }

@@ -1,8 +1,10 @@
 package site
 
+import "github.com/engramhq/engram/indexer/routes"
+
 // searchPage is the search page: its script fetches the static index.
 type searchPage struct{}
 
 func searchPages(input) []page {
-	return []page{{path: "search/_index.md", api: "api/v1/search/meta.json", title: "Search", params: searchPage{}}}
+	return []page{{path: "search/_index.md", api: routes.Search("meta.json"), title: "Search", params: searchPage{}}}
 }

@@ -1,6 +1,9 @@
 package site
 
-import "github.com/engramhq/engram/indexer/export"
+import (
+	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/routes"
+)
 
 // workflowsPage is the table of workflows.
 type workflowsPage struct {
@@ -10,7 +13,7 @@ type workflowsPage struct {
 
 func workflowsPages(in input) []page {
 	s := in.s
-	return []page{{path: "workflows/_index.md", api: "api/v1/workflows.json", title: "Workflows",
+	return []page{{path: "workflows/_index.md", api: routes.Workflows, title: "Workflows",
 		params: workflowsPage{Workflows: workflowSummaries(s), RetentionDays: s.RetentionDays}}}
 }
 

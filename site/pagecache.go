@@ -30,7 +30,7 @@ import (
 // (batch.go); the others are rendered and their bytes kept under their
 // key.
 //
-// The kinds that show other pages (listKinds) are always rendered; a test
+// The kinds that show other pages (kind.list) are always rendered; a test
 // (TestCachedKindsReadOnlyTheirPage) holds the others to that.
 
 // PageKey is the key of a rendered page: a SHA-256 of all it depends on.
@@ -45,10 +45,6 @@ type PageCache interface {
 	// cannot keep a page may drop it and return nil.
 	Put(k PageKey, page []byte) error
 }
-
-// listKinds are the kinds whose templates show other pages (site.GetPage,
-// .Pages): their pages are rendered every time.
-var listKinds = map[string]bool{"home": true, "episodes": true, "patterns": true, "notes": true, "antipatterns": true}
 
 // pageKeyFormat changes when what goes into a key changes.
 const pageKeyFormat = "engram pages 1"

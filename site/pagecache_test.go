@@ -5,7 +5,6 @@ import (
 	"os"
 	"regexp"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 
@@ -20,10 +19,10 @@ var otherPages = regexp.MustCompile(`\.Pages\b|\.RegularPages\b|\.Sections\b|Get
 var templateComment = regexp.MustCompile(`(?s)\{\{-?\s*/\*.*?\*/\s*-?\}\}`)
 
 // TestCachedKindsReadOnlyTheirPage holds the kinds whose pages a build
-// reuses (all but listKinds) to what the page cache assumes: their
+// reuses (all but the list kinds) to what the page cache assumes: their
 // template, the base template and every partial they call show nothing
 // but their own page, the configuration and the templates. A template
-// that shows another page must be in listKinds, or its pages would be
+// that shows another page must be a list kind, or its pages would be
 // reused stale.
 func TestCachedKindsReadOnlyTheirPage(t *testing.T) {
 	read := func(name string) string {
@@ -36,7 +35,7 @@ func TestCachedKindsReadOnlyTheirPage(t *testing.T) {
 	check := func(kind, name string) {
 		text := read(name)
 		if m := otherPages.FindString(text); m != "" {
-			t.Errorf("the %s pages are reused from earlier builds, but layouts/%s reads %q: another page, or something outside the page; add %s to listKinds or show only the page's own front matter", kind, name, m, kind)
+			t.Errorf("the %s pages are reused from earlier builds, but layouts/%s reads %q: another page, or something outside the page; make %s a list kind or show only the page's own front matter", kind, name, m, kind)
 		}
 		for _, call := range regexp.MustCompile(`partial "([^"]+)"`).FindAllStringSubmatch(text, -1) {
 			if other := otherPages.FindString(read("_partials/" + call[1])); other != "" {
@@ -45,16 +44,11 @@ func TestCachedKindsReadOnlyTheirPage(t *testing.T) {
 		}
 	}
 	for _, k := range kinds() {
-		if !listKinds[k.name] {
+		if !k.list {
 			check(k.name, k.name+".html")
 		}
 	}
 	check("every", "baseof.html")
-	for k := range listKinds {
-		if !slices.ContainsFunc(kinds(), func(x kind) bool { return x.name == k }) {
-			t.Errorf("listKinds names %s, which is no kind", k)
-		}
-	}
 	// The guard must see what it guards against.
 	if !otherPages.MatchString(read("home.html")) || !strings.Contains(read("episodes.html"), ".Pages") {
 		t.Error("the pattern of other pages no longer matches the list templates: fix otherPages")

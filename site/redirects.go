@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"path"
 	"strings"
+
+	"github.com/engramhq/engram/indexer/routes"
 )
 
 // A page whose JSON twin is an API file (an episode's is
@@ -35,8 +37,8 @@ func twinRewrites(ps []page) []rewrite {
 		dir := pageDir(p.path)
 		r := rewrite{"/" + path.Join(dir, "index.json"), "/" + p.api}
 		// A note's page and API file: episodes/x/ and api/v1/episodes/x.json.
-		if folder, name := path.Split(dir); folder != "" && p.api == "api/v1/"+folder+name+".json" {
-			r = rewrite{"/" + folder + ":slug/index.json", "/api/v1/" + folder + ":slug.json"}
+		if folder, name := path.Split(dir); folder != "" && p.api == routes.Document(path.Clean(folder), name) {
+			r = rewrite{"/" + routes.Twin(folder+":slug"), "/" + routes.Document(path.Clean(folder), ":slug")}
 		}
 		if !seen[r] {
 			seen[r] = true

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,11 +41,14 @@ func twinSite() *export.Site {
 func TestTwinSchemasMatchPages(t *testing.T) {
 	s := twinSite()
 	byKind := map[string]twinSchema{}
-	for _, sc := range twinSchemas() {
-		if _, dup := byKind[sc.kind]; dup {
-			t.Errorf("two schemas for the %s pages", sc.kind)
+	for _, k := range kinds() {
+		if k.twin == nil {
+			continue
 		}
-		byKind[sc.kind] = sc
+		if _, dup := byKind[k.name]; dup {
+			t.Errorf("two schemas for the %s pages", k.name)
+		}
+		byKind[k.name] = *k.twin
 	}
 	used := map[string]bool{}
 	ps, err := pages(context.Background(), s, newMarkdown())
@@ -57,7 +61,7 @@ func TestTwinSchemasMatchPages(t *testing.T) {
 		}
 		sc, ok := byKind[p.kind]
 		if !ok {
-			t.Errorf("%s: the %s pages write their own JSON twin, and no schema describes it: add its kind to twinSchemas", p.path, p.kind)
+			t.Errorf("%s: the %s pages write their own JSON twin, and no schema describes it: give its kind a twin schema", p.path, p.kind)
 			continue
 		}
 		used[p.kind] = true
@@ -68,9 +72,9 @@ func TestTwinSchemasMatchPages(t *testing.T) {
 		if got, ok := SchemaPath(file); !ok || got != export.SchemaDir+"site-"+p.kind+".schema.json" {
 			t.Errorf("%s: SchemaPath(%s) = %q, %v; want site-%s's", p.path, file, got, ok, p.kind)
 		}
-		for _, other := range twinSchemas() {
-			if m, _ := path.Match(other.file, file); m && other.kind != p.kind {
-				t.Errorf("%s: the schema of the %s pages claims it too", file, other.kind)
+		for kind, other := range byKind {
+			if m, _ := path.Match(other.file, file); m && kind != p.kind {
+				t.Errorf("%s: the schema of the %s pages claims it too", file, kind)
 			}
 		}
 	}
@@ -89,16 +93,24 @@ func TestTwinSchemasMatchPages(t *testing.T) {
 // TestSiteSchemaFiles: one schema per site file kind, named by it,
 // strict like the Go type, and not one of the API's names.
 func TestSiteSchemaFiles(t *testing.T) {
-	files, err := SchemaFiles()
+	docs := Docs()
+	files, err := export.SchemaFiles(docs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != len(twinSchemas()) {
-		t.Fatalf("%d schema files for %d kinds", len(files), len(twinSchemas()))
+	var twins []string
+	for _, k := range kinds() {
+		if k.twin != nil {
+			twins = append(twins, k.name)
+		}
+	}
+	slices.Sort(twins)
+	if len(files) != len(twins) {
+		t.Fatalf("%d schema files for %d kinds", len(files), len(twins))
 	}
 	for i, f := range files {
-		want := export.SchemaDir + "site-" + twinSchemas()[i].kind + ".schema.json"
-		if f.Path != want {
+		want := export.SchemaDir + "site-" + twins[i] + ".schema.json"
+		if f.Path != want || docs[i].Schema != "site-"+twins[i] {
 			t.Errorf("schema %d is %s, want %s", i, f.Path, want)
 		}
 		var doc struct {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/routes"
 	"github.com/engramhq/engram/indexer/tokens"
 )
 
@@ -77,6 +78,19 @@ var (
 // one item of each fits: what is due and what was learned go before the
 // practice, and that before what went wrong and what to avoid.
 var dropOrder = []int{6, 5, 4, 3, 0, 2, 1}
+
+// Docs are the families of the bootstrap's files, for the registry of
+// what a build publishes: the whole bootstrap and each area's slice, each
+// as JSON and as Markdown.
+func Docs() []export.Doc {
+	const title = "engram bootstrap: what an agent reads at session start"
+	return []export.Doc{
+		{Path: routes.Bootstrap, Schema: "bootstrap", Title: title, Type: Bootstrap{}},
+		{Path: routes.BootstrapSlice("*") + ".json", Schema: "bootstrap", Title: title, Type: Bootstrap{}},
+		{Path: routes.BootstrapText},
+		{Path: routes.BootstrapSlice("*") + ".md"},
+	}
+}
 
 // Bootstrap is bootstrap.json.
 type Bootstrap struct {

@@ -3,6 +3,8 @@ package export
 import (
 	"fmt"
 	"strings"
+
+	"github.com/engramhq/engram/indexer/routes"
 )
 
 // Feed is feed.json: the episodes as a JSON Feed 1.1
@@ -36,7 +38,7 @@ const feedVersion = "https://jsonfeed.org/version/1.1"
 // task), as the RSS feed's item is by its page's title, not by its id.
 func (s *Site) feed() Feed {
 	f := Feed{
-		Version: feedVersion, Title: s.Title + ": episodes", HomePageURL: s.atRoot(s.BaseURL), FeedURL: s.atRoot(s.BaseURL + "feed.json"),
+		Version: feedVersion, Title: s.Title + ": episodes", HomePageURL: s.atRoot(s.BaseURL), FeedURL: s.atRoot(s.BaseURL + routes.Feed),
 		Description: "Episodes of agent memory: what happened in each session, and how it ended.", Language: "en",
 		Items: []FeedItem{},
 	}
@@ -59,7 +61,7 @@ func (s *Site) feed() Feed {
 // sections of "- [name](url): notes" links; the "Optional" section is what
 // an agent may skip.
 func (s *Site) llmsTxt(budget int) []byte {
-	api := s.atRoot(s.BaseURL + "api/v1/")
+	api := s.atRoot(s.BaseURL + routes.API)
 	var w strings.Builder
 	fmt.Fprintf(&w, "# %s\n\n", MarkdownText(strings.TrimSpace(s.Title)))
 	fmt.Fprintf(&w, "> Agent memory built by engram: %d episodes (what happened in past sessions), %d patterns and antipatterns (what works and what fails), and the causal graph between them. Start with the bootstrap; every file is static JSON.\n\n",
@@ -83,7 +85,7 @@ func (s *Site) llmsTxt(budget int) []byte {
 	fmt.Fprintf(&w, "- [Workflows](%sworkflows.json): execution events grouped by workflow (counts by type, success ratio, first and last event), events of the last %d days; each links its timeline\n", api, s.RetentionDays)
 	fmt.Fprintf(&w, "- [JSON Schemas](%sschema/index.schema.json): a JSON Schema for each JSON file the site publishes (the API's files, the pages' JSON twins, the graph explorer's data), listed in the manifest (this one is the manifest's)\n", api)
 	w.WriteString("\n## Optional\n\n")
-	fmt.Fprintf(&w, "- [Episode feed](%s): JSON Feed 1.1 of the episodes\n", s.atRoot(s.BaseURL+"feed.json"))
+	fmt.Fprintf(&w, "- [Episode feed](%s): JSON Feed 1.1 of the episodes\n", s.atRoot(s.BaseURL+routes.Feed))
 	fmt.Fprintf(&w, "- [Site](%s): the same memory as web pages, for people\n", s.atRoot(s.BaseURL))
 	return []byte(w.String())
 }

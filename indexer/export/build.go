@@ -11,6 +11,7 @@ import (
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/poison"
 	"github.com/engramhq/engram/indexer/related"
+	"github.com/engramhq/engram/indexer/routes"
 )
 
 // Input is what the export stage needs from earlier stages.
@@ -211,22 +212,22 @@ func newExporter(in Input) *exporter {
 }
 
 func (x *exporter) url(i int) string {
-	return x.in.BaseURL + Folder(&x.in.Notes[i]) + "/" + x.in.Meta[i].Slug + "/"
+	return x.in.BaseURL + routes.Page(Folder(&x.in.Notes[i]), x.in.Meta[i].Slug)
 }
 
 func (x *exporter) jsonURL(i int) string {
-	return x.in.BaseURL + "api/v1/" + Folder(&x.in.Notes[i]) + "/" + x.in.Meta[i].Slug + ".json"
+	return x.in.BaseURL + routes.Document(Folder(&x.in.Notes[i]), x.in.Meta[i].Slug)
 }
 
 // Folder is the folder of a note's page and JSON file.
 func Folder(n *note.Note) string {
 	switch {
 	case n.Episode != nil:
-		return "episodes"
+		return routes.EpisodeFolder
 	case n.Pattern != nil:
-		return "patterns"
+		return routes.PatternFolder
 	}
-	return "notes"
+	return routes.NoteFolder
 }
 
 func typeOf(n *note.Note) string {

@@ -520,9 +520,9 @@ type Site struct {
 	// are set by With, on a copy.
 	Extra  []File
 	Budget int
-	// LateSchemas name the schemas of the JSON files of Extra that
-	// SchemaMaps does not; set by With.
-	LateSchemas []SchemaMap
+	// lateDocs are the families of files the later stages publish
+	// (Later.Docs), which complete the registry; set by With.
+	lateDocs []Doc
 }
 
 // Lesson is an item of lessons.json: a cluster of lessons that say the

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/engramhq/engram/indexer/routes"
 )
 
 // File is one output file, its path relative to the output root.
@@ -20,77 +22,69 @@ type File struct {
 	Data []byte
 }
 
-// Files renders every JSON document of the API under api/v1/, sorted by
-// path, with the manifest (index.json) listing all of them.
+// Files renders every file of the registry that export makes, the
+// files the later stages made (Extra) and the schema of every family,
+// sorted by path, with the manifest (index.json) listing all of them and
+// every family's schema.
 func (s *Site) Files() ([]File, error) {
-	ref := formatTime(s.ReferenceTime)
+	docs := s.Registry()
 	files, err := s.documentFiles()
 	if err != nil {
 		return nil, err
 	}
-	add := func(name string, v any) error {
-		data, err := encode(v)
+	for _, d := range docs {
+		if d.value == nil {
+			continue
+		}
+		data, err := d.value(s)
 		if err != nil {
-			return fmt.Errorf("encode %s: %w", name, err)
+			return nil, fmt.Errorf("encode %s: %w", d.Path, err)
 		}
-		files = append(files, File{Path: "api/v1/" + name, Data: data})
-		return nil
+		files = append(files, File{Path: d.Path, Data: data})
 	}
-	summaries := make([]EpisodeSummary, len(s.Episodes))
-	for i, e := range s.Episodes {
-		summaries[i] = e.Summary()
-	}
-	patterns := make([]PatternSummary, len(s.Patterns))
-	for i, p := range s.Patterns {
-		patterns[i] = summary(p)
-	}
-	workflows := make([]WorkflowSummary, len(s.Workflows))
-	for i, w := range s.Workflows {
-		workflows[i] = w.WorkflowSummary
-	}
-	for _, f := range []struct {
-		name string
-		v    any
-	}{
-		{"episodes.json", List[EpisodeSummary]{SchemaVersion, ref, summaries}},
-		{"patterns.json", List[PatternSummary]{SchemaVersion, ref, patterns}},
-		{"antipatterns.json", List[PatternSummary]{SchemaVersion, ref, s.Antipatterns}},
-		{"graph.json", s.Graph},
-		{"health.json", s.Health},
-		{"lessons.json", List[Lesson]{SchemaVersion, ref, s.Lessons}},
-		{"pending.json", List[PendingItem]{SchemaVersion, ref, s.Pending}},
-		{"workflows.json", List[WorkflowSummary]{SchemaVersion, ref, workflows}},
-		{"diagnostics.json", List[Diagnostic]{SchemaVersion, ref, s.Diagnostics}},
-	} {
-		if err := add(f.name, f.v); err != nil {
-			return nil, err
-		}
-	}
-	feed, err := encode(s.feed())
+	schemas, err := SchemaFiles(docs)
 	if err != nil {
-		return nil, fmt.Errorf("encode feed.json: %w", err)
-	}
-	files = append(files, File{Path: "feed.json", Data: feed}, File{Path: "llms.txt", Data: s.llmsTxt(s.Budget)})
-	files = append(files, s.Extra...)
-	for _, sc := range schemaFiles() {
-		name := sc.name + ".schema.json"
-		if err := add("schema/"+name, Schema(name, sc.title, sc.v)); err != nil {
-			return nil, err
-		}
-	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	m := s.Manifest
-	m.Schemas = slices.Concat(SchemaMaps(), s.LateSchemas)
-	m.Files = []string{"api/v1/index.json"}
-	for _, f := range files {
-		m.Files = append(m.Files, f.Path)
-	}
-	sort.Strings(m.Files)
-	if err := add("index.json", m); err != nil {
 		return nil, err
 	}
+	files = slices.Concat(files, s.Extra, schemas)
+	m := s.Manifest
+	m.Schemas = Maps(docs)
+	m.Files = append(Paths(files), routes.Manifest)
+	sort.Strings(m.Files)
+	data, err := encode(m)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", routes.Manifest, err)
+	}
+	files = append(files, File{Path: routes.Manifest, Data: data})
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, nil
+}
+
+// episodeSummaries are the episodes as episodes.json lists them.
+func (s *Site) episodeSummaries() []EpisodeSummary {
+	out := make([]EpisodeSummary, len(s.Episodes))
+	for i, e := range s.Episodes {
+		out[i] = e.Summary()
+	}
+	return out
+}
+
+// patternSummaries are the patterns as patterns.json lists them.
+func (s *Site) patternSummaries() []PatternSummary {
+	out := make([]PatternSummary, len(s.Patterns))
+	for i, p := range s.Patterns {
+		out[i] = summary(p)
+	}
+	return out
+}
+
+// workflowSummaries are the workflows as workflows.json lists them.
+func (s *Site) workflowSummaries() []WorkflowSummary {
+	out := make([]WorkflowSummary, len(s.Workflows))
+	for i, w := range s.Workflows {
+		out[i] = w.WorkflowSummary
+	}
+	return out
 }
 
 // documentFiles are the files of the episodes, patterns, notes and
@@ -99,16 +93,16 @@ func (s *Site) Files() ([]File, error) {
 func (s *Site) documentFiles() ([]File, error) {
 	var docs []func() (string, any)
 	for i := range s.Episodes {
-		docs = append(docs, func() (string, any) { e := s.Episodes[i]; return "episodes/" + slugOf(e.JSONURL), e })
+		docs = append(docs, func() (string, any) { e := s.Episodes[i]; return document(routes.EpisodeFolder, e.JSONURL), e })
 	}
 	for i := range s.Patterns {
-		docs = append(docs, func() (string, any) { p := s.Patterns[i]; return "patterns/" + slugOf(p.JSONURL), p })
+		docs = append(docs, func() (string, any) { p := s.Patterns[i]; return document(routes.PatternFolder, p.JSONURL), p })
 	}
 	for i := range s.Notes {
-		docs = append(docs, func() (string, any) { n := s.Notes[i]; return "notes/" + slugOf(n.JSONURL), n })
+		docs = append(docs, func() (string, any) { n := s.Notes[i]; return document(routes.NoteFolder, n.JSONURL), n })
 	}
 	for i := range s.Workflows {
-		docs = append(docs, func() (string, any) { w := s.Workflows[i]; return "workflows/" + slugOf(w.JSONURL), w })
+		docs = append(docs, func() (string, any) { w := s.Workflows[i]; return document(routes.WorkflowFolder, w.JSONURL), w })
 	}
 	files := make([]File, len(docs))
 	errs := make([]error, len(docs))
@@ -122,7 +116,7 @@ func (s *Site) documentFiles() ([]File, error) {
 				if err != nil {
 					errs[i] = fmt.Errorf("encode %s: %w", name, err)
 				}
-				files[i] = File{Path: "api/v1/" + name, Data: data}
+				files[i] = File{Path: name, Data: data}
 			}
 		})
 	}
@@ -162,8 +156,9 @@ func (e *Episode) Summary() EpisodeSummary {
 	return EpisodeSummary{EpisodeHead: e.EpisodeHead, Decayed: e.Decayed}
 }
 
-func slugOf(jsonURL string) string {
-	return path.Base(jsonURL)
+// document is the path of the document in folder whose URL is jsonURL.
+func document(folder, jsonURL string) string {
+	return routes.Document(folder, strings.TrimSuffix(path.Base(jsonURL), ".json"))
 }
 
 // Encode writes v as every file of the API is written: a line per value,

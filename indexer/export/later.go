@@ -14,9 +14,10 @@ type Later struct {
 	Files []File
 	// Slices index the bootstraps by area, in the manifest.
 	Slices []BootstrapSlice
-	// Schemas name the schemas of the JSON files of Files that
-	// SchemaMaps does not (the site's own), in the manifest.
-	Schemas []SchemaMap
+	// Docs are the families of files the later stages publish: those
+	// of Files, and the site's own JSON twins (the registry's later
+	// families, registry.go).
+	Docs []Doc
 }
 
 // With returns the documents to publish: s with what the later stages
@@ -32,7 +33,7 @@ func (s *Site) With(l Later) *Site {
 	}
 	out.Budget = l.Budget
 	out.Manifest.BootstrapSlices = append([]BootstrapSlice{}, l.Slices...)
-	out.LateSchemas = slices.Clone(l.Schemas)
+	out.lateDocs = slices.Clone(l.Docs)
 	out.Extra = slices.Concat(s.Extra, l.Files)
 	return &out
 }

@@ -2,7 +2,6 @@ package export
 
 import (
 	"fmt"
-	"path"
 	"reflect"
 	"regexp"
 	"sort"
@@ -122,89 +121,4 @@ func (g *schemaGen) object(t reflect.Type) map[string]any {
 		o["required"] = required
 	}
 	return o
-}
-
-// schemaFiles are the schemas of the files Files writes: one per file
-// name, and one for every episode and every pattern.
-func schemaFiles() []struct {
-	name, title string
-	v           any
-} {
-	return []struct {
-		name, title string
-		v           any
-	}{
-		{"index", "engram manifest: every file of the API", Manifest{}},
-		{"episodes", "engram episode summaries", List[EpisodeSummary]{}},
-		{"episode", "engram episode (api/v1/episodes/<slug>.json)", Episode{}},
-		{"patterns", "engram patterns", List[PatternSummary]{}},
-		{"pattern", "engram pattern (api/v1/patterns/<slug>.json)", Pattern{}},
-		{"antipatterns", "engram antipatterns", List[PatternSummary]{}},
-		{"graph", "engram causal graph (the keys of ai-agents' causal-graph.json)", Graph{}},
-		{"health", "engram graph health", Health{}},
-		{"lessons", "engram lesson clusters", List[Lesson]{}},
-		{"pending", "engram pending threads and sessions", List[PendingItem]{}},
-		{"workflows", "engram workflows: execution events grouped by workflow, within retention", List[WorkflowSummary]{}},
-		{"workflow", "engram workflow (api/v1/workflows/<slug>.json): summary and timeline", Workflow{}},
-		{"note", "engram note that is neither an episode nor a pattern (api/v1/notes/<slug>.json)", Note{}},
-		{"diagnostics", "engram diagnostics: problems in the notes, by file and position", List[Diagnostic]{}},
-		{"feed", "engram episode feed (feed.json): JSON Feed 1.1, https://jsonfeed.org/version/1.1", Feed{}},
-	}
-}
-
-// SchemaFile is the published schema name.schema.json of the documents
-// of v's type, as every schema of the output is written.
-func SchemaFile(name, title string, v any) (File, error) {
-	data, err := encode(Schema(name+".schema.json", title, v))
-	if err != nil {
-		return File{}, fmt.Errorf("encode the schema %s: %w", name, err)
-	}
-	return File{Path: SchemaDir + name + ".schema.json", Data: data}, nil
-}
-
-// SchemaDir is the folder of the published schemas.
-const SchemaDir = "api/v1/schema/"
-
-// SchemaMaps name the schema of every JSON file of the API and of
-// feed.json, in the order they are tried: the files of a collection
-// (episodes/<slug>.json) under its member's schema (episode), a search
-// tier (search/t/<prefix>-<n>.json) before the terms files, each other
-// file under its own name. The site's own JSON twins are site.SchemaMaps'.
-func SchemaMaps() []SchemaMap {
-	var m []SchemaMap
-	add := func(files, name string) { m = append(m, SchemaMap{files, SchemaDir + name + ".schema.json"}) }
-	add("feed.json", "feed")
-	add("api/v1/search/meta.json", "search-meta")
-	add("api/v1/search/t/*-*.json", "search-tier")
-	add("api/v1/search/t/*.json", "search-terms")
-	add("api/v1/search/d/*.json", "search-docs")
-	for _, c := range []struct{ dir, name string }{
-		{"episodes", "episode"}, {"patterns", "pattern"}, {"workflows", "workflow"}, {"notes", "note"},
-		{"bootstrap", "bootstrap"}, // an area's slice is a bootstrap
-	} {
-		add("api/v1/"+c.dir+"/*.json", c.name)
-	}
-	for _, name := range []string{"index", "bootstrap", "episodes", "patterns", "antipatterns", "graph", "health",
-		"lessons", "pending", "workflows", "diagnostics"} {
-		add("api/v1/"+name+".json", name)
-	}
-	return m
-}
-
-// SchemaPath is where the schema of an API file is published, as
-// SchemaMaps name it: api/v1/schema/<name>.schema.json. ok is false for a
-// file without a schema (Markdown, text, the schemas themselves) and for
-// the site's own JSON twins, which site.SchemaPath maps.
-func SchemaPath(file string) (string, bool) {
-	return MatchSchema(SchemaMaps(), file)
-}
-
-// MatchSchema is the schema the first of maps that matches file names.
-func MatchSchema(maps []SchemaMap, file string) (string, bool) {
-	for _, m := range maps {
-		if ok, _ := path.Match(m.Files, file); ok {
-			return m.Schema, true
-		}
-	}
-	return "", false
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/engramhq/engram/indexer/events"
+	"github.com/engramhq/engram/indexer/routes"
 )
 
 // WorkflowSummary is an item of workflows.json: the execution events of
@@ -103,7 +104,7 @@ func (x *exporter) workflow(id, slug string, evs []events.Execution) Workflow {
 	w := Workflow{
 		WorkflowSummary: WorkflowSummary{
 			ID: id, Events: len(evs), First: eventTime(evs[0].Time), Last: eventTime(evs[len(evs)-1].Time),
-			Counts: map[string]int{}, URL: x.in.BaseURL + "workflows/" + slug + "/", JSONURL: x.in.BaseURL + "api/v1/workflows/" + slug + ".json",
+			Counts: map[string]int{}, URL: x.in.BaseURL + routes.Page(routes.WorkflowFolder, slug), JSONURL: x.in.BaseURL + routes.Document(routes.WorkflowFolder, slug),
 		},
 		RetentionDays: x.in.RetentionDays,
 		Tasks:         []string{}, Timeline: make([]WorkflowEvent, 0, len(evs)),

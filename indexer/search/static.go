@@ -14,6 +14,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/routes"
 )
 
 // The static index of the published site (issue 5): the site has no
@@ -116,6 +117,18 @@ type posting struct {
 	score float64
 }
 
+// StaticSchemas are the families of the static index's files, for the
+// registry of what a build publishes (export.Docs names where): a tier
+// (t/<prefix>-<n>.json) is matched before the terms files.
+func StaticSchemas() []export.Doc {
+	return []export.Doc{
+		{Path: routes.Search("meta.json"), Schema: "search-meta", Title: "engram static search index: counts and stop words", Type: StaticMeta{}},
+		{Path: routes.Search("t/*-*.json"), Schema: "search-tier", Title: "engram static search index: a later tier of postings [doc gap, score×1000, ...] by term", Type: map[string][]int64{}},
+		{Path: routes.Search("t/*.json"), Schema: "search-terms", Title: "engram static search index: a shard's terms, their first tier of postings [doc gap, score×1000, ...] and the largest score of each later tier", Type: StaticTerms{}},
+		{Path: routes.Search("d/*.json"), Schema: "search-docs", Title: "engram static search index: [id, type, outcome, url, title, snippet] by document", Type: [][]string{}},
+	}
+}
+
 // StaticFiles builds the static index of docs. The same documents, in
 // any order, give the same bytes: every float is summed in one order
 // (fields by name), and every sort has a tie-breaker.
@@ -136,7 +149,7 @@ func StaticFiles(docs []StaticDoc) ([]export.File, error) {
 		if err != nil {
 			return fmt.Errorf("search index %s: %w", path, err)
 		}
-		files = append(files, export.File{Path: "api/v1/search/" + path, Data: append(data, '\n')})
+		files = append(files, export.File{Path: routes.Search(path), Data: append(data, '\n')})
 		return nil
 	}
 	for h, m := range byShard {

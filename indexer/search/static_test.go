@@ -5,11 +5,30 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/engramhq/engram/indexer/routes"
 )
+
+// inFamily fails t unless the first of the static index's families
+// (StaticSchemas, in the registry's order) that matches file is the one
+// with the schema called schema.
+func inFamily(t *testing.T, file, schema string) {
+	t.Helper()
+	for _, d := range StaticSchemas() {
+		if ok, _ := path.Match(d.Path, file); ok {
+			if d.Schema != schema {
+				t.Errorf("%s is in the family %s (schema %s), want the schema %s", file, d.Path, d.Schema, schema)
+			}
+			return
+		}
+	}
+	t.Errorf("%s is in no family of the static index", file)
+}
 
 // staticIndex builds the static index of docs and reads it back: its
 // meta, every term's postings (all tiers, by document, as gaps), and the
@@ -25,25 +44,29 @@ func staticIndex(t *testing.T, docs []StaticDoc) (StaticMeta, map[string][]int64
 	tiers := map[string]map[string][]int64{}
 	var rows [][]string
 	for _, f := range files {
-		path := strings.TrimPrefix(f.Path, "api/v1/search/")
+		path := strings.TrimPrefix(f.Path, routes.SearchDir)
 		switch {
 		case path == "meta.json":
+			inFamily(t, f.Path, "search-meta")
 			if err := json.Unmarshal(f.Data, &meta); err != nil {
 				t.Fatal(err)
 			}
 		case strings.HasPrefix(path, "t/") && strings.Contains(path, "-"):
+			inFamily(t, f.Path, "search-tier")
 			var m map[string][]int64
 			if err := json.Unmarshal(f.Data, &m); err != nil {
 				t.Fatal(err)
 			}
 			tiers[path] = m
 		case strings.HasPrefix(path, "t/"):
+			inFamily(t, f.Path, "search-terms")
 			var m StaticTerms
 			if err := json.Unmarshal(f.Data, &m); err != nil {
 				t.Fatal(err)
 			}
 			shards[path] = m
 		case strings.HasPrefix(path, "d/"):
+			inFamily(t, f.Path, "search-docs")
 			var r [][]string
 			if err := json.Unmarshal(f.Data, &r); err != nil {
 				t.Fatal(err)

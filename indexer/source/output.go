@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/routes"
 )
 
 // outputMarkers are the files every engram build writes into its output:
@@ -13,7 +14,7 @@ import (
 // build's output (public/ of `engram build --out public`, or the
 // .public.engram-old a killed build left), never notes: reading it back
 // would publish bootstrap.md and llms.txt as notes of the next build.
-var outputMarkers = []string{"api/v1/index.json", "api/v1/schema/index.schema.json"}
+var outputMarkers = []string{routes.Manifest, routes.Schema("index")}
 
 // isOutput reports whether the directory full, whose entries are given,
 // is an engram build's output.
