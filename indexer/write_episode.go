@@ -54,7 +54,6 @@ type EventInput struct {
 	Text      string `json:"text"`
 }
 
-
 // NewEpisode writes a new episode note, episodes/<file>.md (notePath
 // names the file). A note of that title, anywhere in the repository, is
 // refused with ErrNoteExists, unless opt.Force: then it is replaced
