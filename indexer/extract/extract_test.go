@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -358,4 +359,71 @@ func FuzzExtract(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMarkdownEscapes: a log's text that markdown would read as something
+// else (a wikilink or closing #s in a decision's title, a heading or a
+// list in a lesson or an event) is written so that the note reads back
+// as extracted, with no warning and no link. extract's own writer wrote
+// a decision's title unescaped: the wikilink became a link.
+func TestMarkdownEscapes(t *testing.T) {
+	ep := extract.Episode{Title: "EPISODE-2026-03-02-x", Session: "2026-03-02-x", Date: "2026-03-02", Outcome: "success",
+		Task: "Escape what a log says", Context: "Context.", Source: "x.md",
+		Decisions: []extract.Decision{{Title: "Use [[retry]] now ##", Type: "design", Chosen: "retry", Outcome: "success"}},
+		Events:    []extract.Event{{Type: "milestone", Text: "1. not a list"}, {Type: "test", Text: "# not a heading"}},
+		Lessons:   []extract.Lesson{{Text: "## not a section"}, {Text: "- not a nested list"}}}
+	n := parseClean(t, ep)
+	if got := n.Episode.Decisions[0].Title; got != "Use retry now" {
+		t.Errorf("decision title read back as %q", got)
+	}
+}
+
+// TestMarkdownOfAnEarlierVersion: a note extract wrote before it wrote
+// through parse.Format (testdata/written-before-format.md, the golden
+// log's note as that writer gave it: quoted front matter, a bulleted
+// timeline) parses to the note it writes now: the writer changed its
+// layout, not what the note says.
+func TestMarkdownOfAnEarlierVersion(t *testing.T) {
+	old, err := os.ReadFile(filepath.Join("testdata", "written-before-format.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar, err := txtar.ParseFile(filepath.Join("testdata", "golden.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep, _, err := extract.Extract(ar.Files[0].Name, ar.Files[0].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := parse.New(parse.Roots{})
+	was, _, err := p.Parse("episodes/"+ep.FileName(), old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := parseClean(t, ep)
+	for _, n := range []*note.Note{&was, &now} {
+		unposition(n)
+	}
+	if !reflect.DeepEqual(was, now) {
+		t.Errorf("the note written before parses as\n%+v\nand now as\n%+v", was, now)
+	}
+}
+
+// unposition zeroes the lines and columns of a parsed note, which move
+// with the layout.
+func unposition(n *note.Note) {
+	for i := range n.Sections {
+		n.Sections[i].Line = 0
+	}
+	e := n.Episode
+	for i := range e.Decisions {
+		e.Decisions[i].Line = 0
+	}
+	for i := range e.Events {
+		e.Events[i].Line = 0
+	}
+	for i := range e.Lessons {
+		e.Lessons[i].Line = 0
+	}
 }
