@@ -23,9 +23,6 @@ import (
 	"github.com/engramhq/engram/site"
 )
 
-// Version is engram's version, written into every manifest.
-const Version = "0.1.0"
-
 // Options are the inputs of one build. The zero value builds "." into
 // "public".
 type Options struct {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/engramhq/engram/indexer/bootstrap"
+	"github.com/engramhq/engram/indexer/config"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/query"
@@ -127,7 +128,7 @@ func Snapshot(ctx context.Context, opt Options, parts Part) (*query.Snapshot, Sn
 	if err != nil {
 		return nil, SnapshotInfo{}, newRepoError(opt.Repo, err)
 	}
-	if meta.Format == cacheFormat && meta.Generator == Version && meta.Fingerprint == fp && meta.Now == nowKey(opt.Now) {
+	if meta.Format == cacheFormat && meta.Generator == config.Version && meta.Fingerprint == fp && meta.Now == nowKey(opt.Now) {
 		if snap, err := readSnapshot(dir, meta, parts); err == nil {
 			return snap, SnapshotInfo{}, nil
 		}
@@ -358,7 +359,7 @@ func writeCache(ctx context.Context, dir string, opt Options, fp string, snap *q
 	if err != nil {
 		return err
 	}
-	meta := cacheMeta{Format: cacheFormat, Generator: Version, Repo: repo, Out: out, Now: nowKey(opt.Now),
+	meta := cacheMeta{Format: cacheFormat, Generator: config.Version, Repo: repo, Out: out, Now: nowKey(opt.Now),
 		Fingerprint: fp, ReferenceTime: snap.ReferenceTime, Commit: snap.Commit}
 	files, err := encodeCache(snap, g)
 	if err != nil {
@@ -524,7 +525,7 @@ func dropStaleCache(opt Options, fp string, fpErr error) error {
 	if err != nil {
 		return err
 	}
-	if meta, err := readMeta(dir); err == nil && fpErr == nil && meta.Format == cacheFormat && meta.Generator == Version && meta.Fingerprint == fp {
+	if meta, err := readMeta(dir); err == nil && fpErr == nil && meta.Format == cacheFormat && meta.Generator == config.Version && meta.Fingerprint == fp {
 		return nil
 	}
 	return removeCache(dir)

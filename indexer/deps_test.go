@@ -81,6 +81,8 @@ var layers = [][]string{
 	{"indexer/search", "indexer/bootstrap", "site/internal/chart"},
 	// what answers from them: queries, pages
 	{"indexer/query", "site"},
+	// engram.toml, and the stores engram keeps on disk between runs
+	{"indexer/config"},
 	// the orchestrator, then the command line
 	{"indexer"},
 	// tests of built sites, in a browser: helpers and their packages

@@ -15,6 +15,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/aiagents"
 	"github.com/engramhq/engram/indexer/causal"
+	"github.com/engramhq/engram/indexer/config"
 	"github.com/engramhq/engram/indexer/events"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/lessons"
@@ -30,7 +31,7 @@ import (
 // Loaded is a repository read, parsed and linked: everything a build
 // publishes, and everything `engram check` reports.
 type Loaded struct {
-	Config      Config
+	Config      config.Config
 	Export      export.Input
 	Diagnostics []note.Diagnostic
 	Counts      map[string]int
@@ -72,7 +73,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 	diags = append(renameDiagnostics(diags, sec), sdiags...)
 	// What the messages may quote is scanned as the output is.
 	quoted := sec.Scanner.Output(sec.Found)
-	cfg, cdiags, err := loadConfig(repo.FS)
+	cfg, cdiags, err := config.Load(repo.FS)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +118,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 	kept, expired, ediags := readEvents(repo, ref, *cfg.Events.RetentionDays)
 	diags = append(diags, ediags...)
 	counts["events_expired"] = len(expired)
-	diags = append(diags, expireObservations(notes, meta, ref, cfg.decay().TTL)...)
+	diags = append(diags, expireObservations(notes, meta, ref, cfg.ExportDecay().TTL)...)
 	if err := checkUnique(notes, meta); err != nil {
 		return nil, redactError(err, quoted)
 	}
@@ -159,9 +160,9 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 		parses: pc,
 		Config: cfg,
 		Export: export.Input{
-			Title: cfg.Title, BaseURL: base.prefix(), RelativeLinks: base.URL == "", Generator: "engram " + Version,
+			Title: cfg.Title, BaseURL: base.prefix(), RelativeLinks: base.URL == "", Generator: "engram " + config.Version,
 			Commit: repo.Head, ReferenceTime: ref, Notes: notes, Meta: meta, Graph: g,
-			Feedback: feedback, Decay: cfg.decay(), Diagnostics: public(diags, private, hidden), Lessons: clusters,
+			Feedback: feedback, Decay: cfg.ExportDecay(), Diagnostics: public(diags, private, hidden), Lessons: clusters,
 			Events: kept, RetentionDays: *cfg.Events.RetentionDays, Related: found.Work, Links: found.Links,
 			Poisoning: flagged(poisoned.Findings),
 		},
@@ -280,7 +281,7 @@ func unusedAllows(fsys fs.FS, unused []string) []note.Diagnostic {
 	if len(unused) == 0 {
 		return nil
 	}
-	data, _ := fs.ReadFile(fsys, ConfigFile)
+	data, _ := fs.ReadFile(fsys, config.File)
 	var diags note.Diagnostics
 	for _, u := range unused {
 		line, col := 1, 1
@@ -288,7 +289,7 @@ func unusedAllows(fsys fs.FS, unused []string) []note.Diagnostic {
 			line = strings.Count(string(data[:i]), "\n") + 1
 			col = i - strings.LastIndex(string(data[:i]), "\n")
 		}
-		diags.Report(ConfigFile, line, col, note.Warning, "poisoning-allow-unused", "poisoning.allow names %q, which matches no text: the text changed or is gone; remove the entry (or allow the new fingerprint engram check prints)", u)
+		diags.Report(config.File, line, col, note.Warning, "poisoning-allow-unused", "poisoning.allow names %q, which matches no text: the text changed or is gone; remove the entry (or allow the new fingerprint engram check prints)", u)
 	}
 	return diags
 }
@@ -416,7 +417,7 @@ func readFile(repo *source.Repo, f source.File, p *parse.Parser, pc *parseCache)
 	info := func(rule, msg string) parsed {
 		return parsed{diags: []note.Diagnostic{{Path: f.Path, Line: 1, Col: 1, Severity: note.Info, Message: msg, Rule: rule}}}
 	}
-	if f.Path == ConfigFile || isFeedback(f.Path) || events.IsFile(f.Path) {
+	if f.Path == config.File || isFeedback(f.Path) || events.IsFile(f.Path) {
 		return parsed{} // read by LoadConfig, readFeedback, readEvents
 	}
 	if reason, skip := skipReason(f.Path); skip {

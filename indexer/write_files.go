@@ -9,6 +9,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/engramhq/engram/indexer/config"
 )
 
 // File is a file to write: its slash path relative to the repository,
@@ -89,8 +91,8 @@ func checkFile(repo string, f File) error {
 		}
 		_, err := checkNote(p, f.Data)
 		return err
-	case p == ConfigFile:
-		_, diags, err := decodeConfig(f.Data)
+	case p == config.File:
+		_, diags, err := config.Decode(f.Data)
 		if err == nil && len(diags) > 0 {
 			err = errors.New(diags[0].String())
 		}

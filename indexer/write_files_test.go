@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/engramhq/engram/indexer/config"
 	"github.com/engramhq/engram/indexer/source"
 )
 
@@ -18,7 +19,7 @@ func TestWriteFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := []File{{Path: ConfigFile, Data: []byte("title = \"m\"\n")}, ep, {Path: ".github/workflows/w.yml", Data: []byte("on: push\n")}}
+	files := []File{{Path: config.File, Data: []byte("title = \"m\"\n")}, ep, {Path: ".github/workflows/w.yml", Data: []byte("on: push\n")}}
 
 	for _, tc := range []struct {
 		name, want string
@@ -27,8 +28,8 @@ func TestWriteFiles(t *testing.T) {
 		{"escaping path", "not a path inside", File{Path: "../x.md", Data: ep.Data}},
 		{"into .git", "not a path inside", File{Path: ".git/hooks/x", Data: []byte("x")}},
 		{"bad note", "would not parse cleanly", File{Path: "episodes/b.md", Data: []byte("---\ntitle: b\ntype: episode\noutcome: maybe\ntask: t\n---\n")}},
-		{"unknown key", "unknown key", File{Path: ConfigFile, Data: []byte("titel = \"m\"\n")}},
-		{"bad toml", "would not load", File{Path: ConfigFile, Data: []byte("title = \n")}},
+		{"unknown key", "unknown key", File{Path: config.File, Data: []byte("titel = \"m\"\n")}},
+		{"bad toml", "would not load", File{Path: config.File, Data: []byte("title = \n")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			repo := newWriteRepo(t)
@@ -54,20 +55,20 @@ func TestWriteFiles(t *testing.T) {
 
 	// Again: every file is in the way, and all are named; with Force
 	// they are replaced.
-	if err := os.WriteFile(filepath.Join(repo, ConfigFile), []byte("title = \"mine\"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(repo, config.File), []byte("title = \"mine\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, err = WriteFiles(ctx, WriteOptions{Repo: repo}, files, "m")
 	if err == nil || !strings.Contains(err.Error(), "engram.toml, episodes/EPISODE-a.md, .github/workflows/w.yml") {
 		t.Errorf("a second write: %v", err)
 	}
-	if data, _ := os.ReadFile(filepath.Join(repo, ConfigFile)); string(data) != "title = \"mine\"\n" {
+	if data, _ := os.ReadFile(filepath.Join(repo, config.File)); string(data) != "title = \"mine\"\n" {
 		t.Errorf("a refused write changed engram.toml: %q", data)
 	}
 	if _, err := WriteFiles(ctx, WriteOptions{Repo: repo, Force: true}, files, "m"); err != nil {
 		t.Fatal(err)
 	}
-	if data, _ := os.ReadFile(filepath.Join(repo, ConfigFile)); string(data) != "title = \"m\"\n" {
+	if data, _ := os.ReadFile(filepath.Join(repo, config.File)); string(data) != "title = \"m\"\n" {
 		t.Errorf("Force left engram.toml %q", data)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/aiagents"
 	"github.com/engramhq/engram/indexer/causal"
+	"github.com/engramhq/engram/indexer/config"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/parse"
@@ -98,9 +99,9 @@ func (t *txn) index() (*noteIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, _ := ReadConfig(t.root) // one that does not load is refused by the build; the defaults do here
+	cfg, _ := config.Read(t.root) // one that does not load is refused by the build; the defaults do here
 	x := &noteIndex{root: t.root, name: t.opt.Repo, parser: parse.New(parse.Roots{Episodes: cfg.Paths.Episodes, Patterns: cfg.Paths.Patterns})}
-	x.format = fmt.Sprintf("engram %s notes 2 %q %q", Version, cfg.Paths.Episodes, cfg.Paths.Patterns)
+	x.format = fmt.Sprintf("engram %s notes 2 %q %q", config.Version, cfg.Paths.Episodes, cfg.Paths.Patterns)
 	x.cache = t.notesCache()
 	kept := readNotesCache(x.cache, x.format)
 	var stale []int

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/config"
 	"github.com/engramhq/engram/indexer/query"
 )
 
@@ -113,7 +114,7 @@ func newMCPServer(q queryFlags, stderr io.Writer) *mcp.Server {
 // resource, checking the repository once fresh has passed since the
 // last check (0: at every call).
 func newCheckingMCPServer(q queryFlags, stderr io.Writer, fresh time.Duration, tools toolSet) *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "engram", Title: "engram memory", Version: indexer.Version}, &mcp.ServerOptions{
+	srv := mcp.NewServer(&mcp.Implementation{Name: "engram", Title: "engram memory", Version: config.Version}, &mcp.ServerOptions{
 		Instructions: "engram is the memory of past agent sessions: episodes (what was done, decided, and how it turned out), " +
 			"patterns and antipatterns, and a causal graph. Call bootstrap at the start of a session; get_episode and " +
 			"engram://episode/{id} give one episode compactly, with a json_url for the whole of it.",

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/config"
 	"github.com/engramhq/engram/indexer/tokens"
 )
 
@@ -65,7 +66,7 @@ func (e *mcpEngine) bootstrap(ctx context.Context, a bootstrapArgs) (js, md []by
 	}
 	defer done()
 	if a.Budget == 0 {
-		cfg, err := indexer.ReadConfig(e.q.repo)
+		cfg, err := config.Read(e.q.repo)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/config"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/query"
@@ -197,7 +198,7 @@ func (th antipatternThresholds) answer(snap *query.Snapshot, repo string) ([]exp
 	if th.parts() == indexer.PartAntipatterns {
 		return snap.Antipatterns, nil
 	}
-	cfg, err := indexer.ReadConfig(repo)
+	cfg, err := config.Read(repo)
 	if err != nil {
 		return nil, err
 	}
@@ -400,7 +401,7 @@ func cmdBootstrap(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	if *budget == 0 {
-		cfg, err := indexer.ReadConfig(q.repo)
+		cfg, err := config.Read(q.repo)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/config"
 )
 
 // scaffoldFS holds the files engram init writes (and the pre-push hook
@@ -53,7 +54,7 @@ func scaffold(version string, now time.Time) ([]indexer.File, error) {
 		return indexer.File{Path: path, Data: []byte(r.Replace(scaffoldFile(tmpl)))}
 	}
 	return []indexer.File{
-		file(indexer.ConfigFile, "engram.toml.tmpl"),
+		file(config.File, "engram.toml.tmpl"),
 		ep,
 		pat,
 		file("netlify.toml", "netlify.toml.tmpl"),

@@ -1,4 +1,8 @@
-package indexer
+// Package config is engram.toml: its keys, defaults and checks, read by
+// the build (indexer.Load) and by the write path (a note's folders, an
+// engram.toml a command writes must load), and engram's version, which
+// every output and store is marked with.
+package config
 
 import (
 	"errors"
@@ -16,9 +20,12 @@ import (
 	"github.com/engramhq/engram/indexer/note"
 )
 
-// ConfigFile is the name of the optional configuration file at the root of
+// File is the name of the optional configuration file at the root of
 // a memory repository.
-const ConfigFile = "engram.toml"
+const File = "engram.toml"
+
+// Version is engram's version, written into every manifest.
+const Version = "0.1.0"
 
 // Config is engram.toml. The zero value is valid: Validate fills defaults.
 type Config struct {
@@ -66,7 +73,7 @@ func (c *Config) Validate() error {
 		c.Title = "Agent memory"
 	}
 	if c.BaseURL != "" {
-		if err := checkBaseURL(c.BaseURL); err != nil {
+		if err := CheckBaseURL(c.BaseURL); err != nil {
 			return err
 		}
 		if !strings.HasSuffix(c.BaseURL, "/") {
@@ -134,10 +141,10 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// checkBaseURL accepts an http or https URL with a host, or a path from
+// CheckBaseURL accepts an http or https URL with a host, or a path from
 // the root: every link on the site and in the JSON starts with it, so a
 // javascript: or data: URL would run in a reader's browser.
-func checkBaseURL(s string) error {
+func CheckBaseURL(s string) error {
 	bad := fmt.Errorf("base_url %q must be an http:// or https:// URL with a host, or a path starting with /", s)
 	if strings.ContainsAny(s, " \t\"'<>\\`?#") || strings.ContainsFunc(s, unicode.IsControl) {
 		return fmt.Errorf("base_url %q holds a character a base URL cannot: a space, a quote, <, >, \\, `, ? or #", s)
@@ -168,7 +175,9 @@ func checkBaseURL(s string) error {
 // DefaultBudget is the bootstrap's default size in tokens (SPEC §4.1).
 const defaultBudget = 2000
 
-func (c *Config) decay() export.Decay {
+// ExportDecay is the decay of the scores as export takes it, the ttl
+// keys lower-cased.
+func (c *Config) ExportDecay() export.Decay {
 	ttl := map[string]float64{}
 	for k, v := range c.TTL {
 		ttl[strings.ToLower(k)] = v
@@ -176,45 +185,45 @@ func (c *Config) decay() export.Decay {
 	return export.Decay{Lambda: *c.Decay.Lambda, StaleDays: *c.Decay.StaleDays, TTL: ttl}
 }
 
-// LoadConfig reads engram.toml from the repository, if there is one.
+// Load reads engram.toml from the repository, if there is one.
 // Unknown keys are reported as warnings; a file that does not parse, or
 // values that cannot work, are errors.
-func loadConfig(fsys fs.FS) (Config, []note.Diagnostic, error) {
+func Load(fsys fs.FS) (Config, []note.Diagnostic, error) {
 	var c Config
-	data, err := fs.ReadFile(fsys, ConfigFile)
+	data, err := fs.ReadFile(fsys, File)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil, c.Validate()
 	}
 	if err != nil {
-		return c, nil, fmt.Errorf("read %s: %w", ConfigFile, err)
+		return c, nil, fmt.Errorf("read %s: %w", File, err)
 	}
-	return decodeConfig(data)
+	return Decode(data)
 }
 
-// decodeConfig reads engram.toml's bytes as loadConfig does.
-func decodeConfig(data []byte) (Config, []note.Diagnostic, error) {
+// Decode reads engram.toml's bytes as Load does.
+func Decode(data []byte) (Config, []note.Diagnostic, error) {
 	var c Config
 	md, err := toml.Decode(string(data), &c)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return c, nil, fmt.Errorf("%s:%d:%d: %s", ConfigFile, pe.Position.Line, pe.Position.Col, pe.Message)
+			return c, nil, fmt.Errorf("%s:%d:%d: %s", File, pe.Position.Line, pe.Position.Col, pe.Message)
 		}
-		return c, nil, fmt.Errorf("%s: %w", ConfigFile, err)
+		return c, nil, fmt.Errorf("%s: %w", File, err)
 	}
 	var diags note.Diagnostics
 	for _, k := range md.Undecoded() {
-		diags.Report(ConfigFile, 1, 1, note.Warning, "config-unknown-key", "unknown key %q", k.String())
+		diags.Report(File, 1, 1, note.Warning, "config-unknown-key", "unknown key %q", k.String())
 	}
 	if err := c.Validate(); err != nil {
-		return c, diags, fmt.Errorf("%s: %w", ConfigFile, err)
+		return c, diags, fmt.Errorf("%s: %w", File, err)
 	}
 	return c, diags, nil
 }
 
-// ReadConfig reads and validates engram.toml of the repository at dir; a
+// Read reads and validates engram.toml of the repository at dir; a
 // repository without one gets the defaults.
-func ReadConfig(dir string) (Config, error) {
-	c, _, err := loadConfig(os.DirFS(dir))
+func Read(dir string) (Config, error) {
+	c, _, err := Load(os.DirFS(dir))
 	return c, err
 }
