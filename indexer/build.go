@@ -20,6 +20,7 @@ import (
 	"github.com/engramhq/engram/indexer/query"
 	"github.com/engramhq/engram/indexer/search"
 	"github.com/engramhq/engram/indexer/secrets"
+	"github.com/engramhq/engram/indexer/store"
 	"github.com/engramhq/engram/site"
 )
 
@@ -105,11 +106,11 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	r := &Report{Repo: opt.Repo, Out: opt.Out}
 	clock := stopwatch{r: r, progress: opt.Progress}
 	// The output is checked and locked before anything is read or written.
-	out, err := claimOutput(ctx, opt.Out, opt.Repo, opt.Log)
+	out, err := store.ClaimOutput(ctx, opt.Out, opt.Repo, opt.Log)
 	if err != nil {
 		return r, err
 	}
-	defer out.release()
+	defer out.Release()
 
 	// The fingerprint is taken before anything is read: a query cache
 	// made from it holds what this build reads (dropStaleCache); a note
@@ -117,7 +118,7 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	fp, fpErr := fingerprint(opt)
 	in, err := load(ctx, opt, &clock, true)
 	if err != nil {
-		return r, cmp.Or(interrupted(ctx), err)
+		return r, cmp.Or(store.Interrupted(ctx), err)
 	}
 	r.Parses = in.parses.reuse
 	// The parse store's next file, written by load, is kept only by a
@@ -129,7 +130,7 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	if err := refuseSecrets(opt, in.Secrets); err != nil {
 		return r, err
 	}
-	if err := interrupted(ctx); err != nil {
+	if err := store.Interrupted(ctx); err != nil {
 		return r, err
 	}
 
@@ -141,7 +142,7 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	if err := refuseShrink(opt, docs, r); err != nil {
 		return r, err
 	}
-	if err := interrupted(ctx); err != nil {
+	if err := store.Interrupted(ctx); err != nil {
 		return r, err
 	}
 	budget := opt.Budget
@@ -150,7 +151,7 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	}
 	later, err := laterOf(ctx, &clock, docs, budget)
 	if err != nil {
-		return r, cmp.Or(interrupted(ctx), err)
+		return r, cmp.Or(store.Interrupted(ctx), err)
 	}
 	pub := docs.With(later)
 	clock.start("api")
@@ -165,24 +166,24 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	outScan := in.Secrets.Scanner.Output(in.Secrets.Found)
 	outKey := outScan.Key()
 	var pageCache site.PageCache
-	store, err := openPages(opt, in.parses.next)
+	pages, err := openPages(opt, in.parses.next)
 	if err != nil {
 		r.Pages.Err = err
 	} else {
-		pageCache = store
+		pageCache = pages
 	}
-	err = out.publish(ctx, func(dir string) error {
+	err = out.Publish(ctx, func(dir string) error {
 		// The JSON API and the pages only read the documents and go to
 		// different folders: make them at the same time. The API's files
 		// are also the JSON twins of the pages that show them.
-		// writeFiles lets go of each file's bytes once written (700 MB
+		// store.WriteFiles lets go of each file's bytes once written (700 MB
 		// at 100,000 notes): Render is given their paths only.
 		paths := export.Paths(files)
 		var sums map[string]secrets.Sum
 		written := make(chan error, 1)
 		go func() {
 			var err error
-			sums, err = writeFiles(ctx, dir, files)
+			sums, err = store.WriteFiles(ctx, dir, files)
 			written <- err
 		}()
 		done, err := site.Render(ctx, pub, dir, site.Options{Log: opt.Log, API: paths, Stage: clock.start, Pages: pageCache, PageSalt: outKey[:]})
@@ -190,11 +191,11 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 			return err
 		}
 		clock.start("secrets-out")
-		return scanOutput(ctx, outScan, dir, done.Reused, sums, store)
+		return scanOutput(ctx, outScan, dir, done.Reused, sums, pages)
 	})
-	if store != nil {
+	if pages != nil {
 		var perr error
-		r.Pages, perr = endPages(store, err)
+		r.Pages, perr = endPages(pages, err)
 		if err != nil {
 			err = errors.Join(err, perr)
 		}
@@ -410,7 +411,7 @@ func refuseShrink(opt Options, docs *export.Site, r *Report) error {
 	if total == 0 {
 		return fmt.Errorf("%w: no notes to publish in %s (episodes go in episodes/, patterns in patterns/; see engram.toml [paths])", ErrRefused, opt.Repo)
 	}
-	if prev, ok := previousNoteCount(opt.Out); ok && total*2 < prev {
+	if prev, ok := store.PreviousNoteCount(opt.Out); ok && total*2 < prev {
 		return fmt.Errorf("%w: this build publishes %d notes, fewer than half of the %d the current output has; rerun with --force if that is intended", ErrRefused, total, prev)
 	}
 	return nil

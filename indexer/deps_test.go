@@ -82,7 +82,7 @@ var layers = [][]string{
 	// what answers from them: queries, pages
 	{"indexer/query", "site"},
 	// engram.toml, and the stores engram keeps on disk between runs
-	{"indexer/config"},
+	{"indexer/config", "indexer/store"},
 	// the orchestrator, then the command line
 	{"indexer"},
 	// tests of built sites, in a browser: helpers and their packages

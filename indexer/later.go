@@ -9,6 +9,7 @@ import (
 	"github.com/engramhq/engram/indexer/bootstrap"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/search"
+	"github.com/engramhq/engram/indexer/store"
 	"github.com/engramhq/engram/site"
 )
 
@@ -39,7 +40,7 @@ func laterOf(ctx context.Context, clock *stopwatch, docs *export.Site, budget in
 	// The site's own JSON files (its pages' twins) have schemas too,
 	// listed in the manifest with the API's.
 	wg.Go(func() { schemas, siteErr = site.SchemaFiles() })
-	if err := interrupted(ctx); err == nil {
+	if err := store.Interrupted(ctx); err == nil {
 		end := clock.begin("similar")
 		wg.Go(func() {
 			defer end()
@@ -47,7 +48,7 @@ func laterOf(ctx context.Context, clock *stopwatch, docs *export.Site, budget in
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(interrupted(ctx), bootErr, staticErr, siteErr); err != nil {
+	if err := errors.Join(store.Interrupted(ctx), bootErr, staticErr, siteErr); err != nil {
 		return export.Later{}, err
 	}
 	return export.Later{Similar: similar, Budget: budget, Files: slices.Concat(boot, static, schemas), Slices: areas, Schemas: site.SchemaMaps()}, nil

@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/engramhq/engram/indexer/secrets"
+	"github.com/engramhq/engram/indexer/store"
 	"github.com/engramhq/engram/site"
 )
 
@@ -160,7 +161,7 @@ func openPages(opt Options, parsed ...string) (*pageStore, error) {
 	// Try once: a build that waits here would wait for a whole other build.
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
-	lock, err := lockFile(done, filepath.Join(dir, pagesLock), func() {})
+	lock, err := store.LockFile(done, filepath.Join(dir, pagesLock), func() {})
 	if err != nil {
 		return nil, fmt.Errorf("the page store %s is in use by another build: every page is rendered", dir)
 	}
@@ -473,7 +474,7 @@ func (s *pageStore) close() {
 		s.pack = nil
 	}
 	if s.lock != nil {
-		unlockFile(s.lock)
+		store.UnlockFile(s.lock)
 		s.lock = nil
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/engramhq/engram/indexer/parse"
 	"github.com/engramhq/engram/indexer/secrets"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // WriteOptions are what every write command takes (SPEC §5 "Commands
@@ -117,7 +118,7 @@ func begin(ctx context.Context, opt WriteOptions) (*txn, error) {
 		sum := sha256.Sum256([]byte(root))
 		lockPath = filepath.Join(os.TempDir(), "engram-write-"+hex.EncodeToString(sum[:8])+".lock")
 	}
-	lock, err := lockFile(ctx, lockPath, func() {})
+	lock, err := store.LockFile(ctx, lockPath, func() {})
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", lockPath, err)
 	}
@@ -141,7 +142,7 @@ func realDir(dir string) (string, error) {
 // files written are put back as they were, and the git index is left
 // as it was.
 func (t *txn) end(err error, message string) (Written, error) {
-	defer unlockFile(t.lock)
+	defer store.UnlockFile(t.lock)
 	if err == nil {
 		err = t.apply()
 	}

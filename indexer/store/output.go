@@ -1,4 +1,4 @@
-package indexer
+package store
 
 import (
 	"cmp"
@@ -24,18 +24,18 @@ var errOutput = errors.New("refusing to write the output")
 // holds it was made by a build, and a build may replace it.
 const manifestPath = "api/v1/index.json"
 
-// output is the directory one build publishes into, claimed by a lock so
+// Output is the directory one build publishes into, claimed by a lock so
 // that a second build into it waits instead of deleting this one's work.
-type output struct {
+type Output struct {
 	abs  string
 	lock *os.File
 }
 
-// claimOutput checks that out is a directory a build may replace (missing,
+// ClaimOutput checks that out is a directory a build may replace (missing,
 // empty, or a previous engram output, and not the repository or a folder
 // around it) before anything is touched, then takes the output's lock,
 // waiting for another build that holds it.
-func claimOutput(ctx context.Context, out, repo string, log io.Writer) (*output, error) {
+func ClaimOutput(ctx context.Context, out, repo string, log io.Writer) (*Output, error) {
 	abs, err := filepath.Abs(out)
 	if err != nil {
 		return nil, fmt.Errorf("%w %s: %v", errOutput, out, err)
@@ -47,7 +47,7 @@ func claimOutput(ctx context.Context, out, repo string, log io.Writer) (*output,
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("output %s: %w", out, err)
 	}
-	lock, err := lockFile(ctx, filepath.Join(parent, "."+filepath.Base(abs)+".engram-lock"), func() {
+	lock, err := LockFile(ctx, filepath.Join(parent, "."+filepath.Base(abs)+".engram-lock"), func() {
 		if log != nil {
 			fmt.Fprintf(log, "engram: another build is writing %s; waiting for it to finish\n", out)
 		}
@@ -58,14 +58,14 @@ func claimOutput(ctx context.Context, out, repo string, log io.Writer) (*output,
 	// Checked again under the lock: the build that held it may have
 	// changed what is there.
 	if err := checkOutput(abs, repo); err != nil {
-		unlockFile(lock)
+		UnlockFile(lock)
 		return nil, err
 	}
-	return &output{abs: abs, lock: lock}, nil
+	return &Output{abs: abs, lock: lock}, nil
 }
 
-// release lets the next build into the output.
-func (o *output) release() { unlockFile(o.lock) }
+// Release lets the next build into the output.
+func (o *Output) Release() { UnlockFile(o.lock) }
 
 // checkOutput refuses an output that is not missing, empty or a previous
 // engram output, and one that is, or holds, the repository.
@@ -119,12 +119,12 @@ func isEngramOutput(dir string) bool {
 	return json.Unmarshal(data, &m) == nil && strings.HasPrefix(m.Generator, "engram ")
 }
 
-// publish builds the output aside, in a fresh directory next to it, and
+// Publish builds the output aside, in a fresh directory next to it, and
 // swaps it in only when fill succeeded and the build was not interrupted:
 // a failed, interrupted or killed build leaves the previous output intact
 // and no staging folder (SPEC §4, §6).
-func (o *output) publish(ctx context.Context, fill func(dir string) error) error {
-	if err := interrupted(ctx); err != nil {
+func (o *Output) Publish(ctx context.Context, fill func(dir string) error) error {
+	if err := Interrupted(ctx); err != nil {
 		return err
 	}
 	parent := filepath.Dir(o.abs)
@@ -143,21 +143,21 @@ func (o *output) publish(ctx context.Context, fill func(dir string) error) error
 	if err := fill(tmp); err != nil {
 		// A stage that stopped for ctx says so its own way: the
 		// interruption is what the user should read.
-		return cmp.Or(interrupted(ctx), err)
+		return cmp.Or(Interrupted(ctx), err)
 	}
-	if err := interrupted(ctx); err != nil {
+	if err := Interrupted(ctx); err != nil {
 		return err
 	}
 	return swap(o.abs, tmp, old)
 }
 
-// interrupted is the error of a build that ctx stopped before its output
+// Interrupted is the error of a build that ctx stopped before its output
 // was swapped in, or nil while ctx goes on. Build checks it between its
 // stages, and the long loops (the pages, Hugo, the files written) check
 // ctx themselves, so that Ctrl-C stops a build within a stage's step.
-func interrupted(ctx context.Context) error {
+func Interrupted(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("build interrupted; the previous output is intact: %w", err)
+		return fmt.Errorf("build Interrupted; the previous output is intact: %w", err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package indexer
+package store
 
 import (
 	"cmp"
@@ -55,13 +55,13 @@ func removeStale(parent, prefix string) {
 	}
 }
 
-// writeFiles writes files under dir, until ctx ends, from several
+// WriteFiles writes files under dir, until ctx ends, from several
 // goroutines at once (creating a file costs more than its bytes). It lets
 // go of each file's bytes once written (its Data is nil after): a build
 // does not hold the API's bytes while Hugo renders. It returns the
 // SHA-256 of each file's bytes by its path, hashed as it was written, so
 // that the scan of the output need not read an unchanged file back.
-func writeFiles(ctx context.Context, dir string, files []export.File) (map[string]secrets.Sum, error) {
+func WriteFiles(ctx context.Context, dir string, files []export.File) (map[string]secrets.Sum, error) {
 	sums := make([]secrets.Sum, len(files))
 	var (
 		mu   sync.Mutex
@@ -106,8 +106,8 @@ func writeFiles(ctx context.Context, dir string, files []export.File) (map[strin
 	return byPath, nil
 }
 
-// previousNoteCount reads how many notes the current output publishes.
-func previousNoteCount(out string) (int, bool) {
+// PreviousNoteCount reads how many notes the current output publishes.
+func PreviousNoteCount(out string) (int, bool) {
 	data, err := os.ReadFile(filepath.Join(out, "api", "v1", "index.json"))
 	if err != nil {
 		return 0, false

@@ -1,6 +1,6 @@
 //go:build unix
 
-package indexer
+package store
 
 import (
 	"context"
@@ -10,12 +10,12 @@ import (
 	"time"
 )
 
-// lockFile takes an exclusive lock on path, creating it, and polls until
+// LockFile takes an exclusive lock on path, creating it, and polls until
 // it is free or ctx ends; waiting is called once if it has to wait. The
 // lock dies with the process, so a killed build never blocks the next.
 // The file is removed on unlock; a build that locked a file removed
 // meanwhile tries again on the new one.
-func lockFile(ctx context.Context, path string, waiting func()) (*os.File, error) {
+func LockFile(ctx context.Context, path string, waiting func()) (*os.File, error) {
 	told := false
 	for {
 		f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
@@ -56,8 +56,8 @@ func same(f *os.File, path string) bool {
 	return err == nil && os.SameFile(a, b)
 }
 
-// unlockFile removes the lock file and releases the lock.
-func unlockFile(f *os.File) {
+// UnlockFile removes the lock file and releases the lock.
+func UnlockFile(f *os.File) {
 	_ = os.Remove(f.Name())
 	_ = f.Close()
 }

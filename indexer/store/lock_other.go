@@ -1,6 +1,6 @@
 //go:build !unix
 
-package indexer
+package store
 
 import (
 	"context"
@@ -10,10 +10,10 @@ import (
 	"time"
 )
 
-// lockFile creates path exclusively, polling until it can or ctx ends;
+// LockFile creates path exclusively, polling until it can or ctx ends;
 // waiting is called once if it has to wait. Without flock a killed build
 // leaves the file behind: the error after a minute says so.
-func lockFile(ctx context.Context, path string, waiting func()) (*os.File, error) {
+func LockFile(ctx context.Context, path string, waiting func()) (*os.File, error) {
 	deadline := time.Now().Add(time.Minute)
 	told := false
 	for {
@@ -39,8 +39,8 @@ func lockFile(ctx context.Context, path string, waiting func()) (*os.File, error
 	}
 }
 
-// unlockFile releases the lock.
-func unlockFile(f *os.File) {
+// UnlockFile releases the lock.
+func UnlockFile(f *os.File) {
 	_ = f.Close()
 	_ = os.Remove(f.Name())
 }
