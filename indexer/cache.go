@@ -4,9 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/gob"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,6 +23,7 @@ import (
 	"github.com/engramhq/engram/indexer/search"
 	"github.com/engramhq/engram/indexer/secrets"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // The query cache: a snapshot of the documents (less the prose), the
@@ -116,7 +115,7 @@ type SnapshotInfo struct {
 // the repository opt.Repo as it is now.
 func Snapshot(ctx context.Context, opt Options, parts Part) (*query.Snapshot, SnapshotInfo, error) {
 	opt = opt.withDefaults()
-	dir, err := cacheDir(opt.Repo, opt.CacheDir)
+	dir, err := store.CacheDir(opt.Repo, opt.CacheDir)
 	if err != nil {
 		return nil, SnapshotInfo{}, err
 	}
@@ -181,7 +180,7 @@ func refresh(ctx context.Context, opt Options, dir, fp string) (*query.Snapshot,
 // that is not there is the error a build gives.
 func Fingerprint(opt Options) (string, error) {
 	opt = opt.withDefaults()
-	if dir, err := cacheDir(opt.Repo, opt.CacheDir); err == nil {
+	if dir, err := store.CacheDir(opt.Repo, opt.CacheDir); err == nil {
 		if meta, err := readMeta(dir); err == nil && meta.Out != "" {
 			opt.Out = meta.Out
 		}
@@ -204,28 +203,6 @@ func nowKey(t *time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339Nano)
-}
-
-// cacheDir is the cache directory of one repository: under override, or
-// the user's cache directory, or the temporary directory.
-func cacheDir(repo, override string) (string, error) {
-	abs, err := filepath.Abs(repo)
-	if err != nil {
-		return "", err
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	}
-	base := override
-	if base == "" {
-		if d, err := os.UserCacheDir(); err == nil {
-			base = filepath.Join(d, "engram")
-		} else {
-			base = filepath.Join(os.TempDir(), fmt.Sprintf("engram-cache-%d", os.Getuid()))
-		}
-	}
-	sum := sha256.Sum256([]byte(abs))
-	return filepath.Join(base, hex.EncodeToString(sum[:8])), nil
 }
 
 func readMeta(dir string) (cacheMeta, error) {
@@ -521,7 +498,7 @@ func scanCache(ctx context.Context, scan *secrets.Scanner, files []cacheFile, do
 // publishes (a note turned private since), while the next query would
 // replace it anyway (SPEC §6, "Caches hold only what was published").
 func dropStaleCache(opt Options, fp string, fpErr error) error {
-	dir, err := cacheDir(opt.Repo, opt.CacheDir)
+	dir, err := store.CacheDir(opt.Repo, opt.CacheDir)
 	if err != nil {
 		return err
 	}
@@ -533,7 +510,7 @@ func dropStaleCache(opt Options, fp string, fpErr error) error {
 
 // dropCache removes the query cache of opt.Repo.
 func dropCache(opt Options) error {
-	dir, err := cacheDir(opt.Repo, opt.CacheDir)
+	dir, err := store.CacheDir(opt.Repo, opt.CacheDir)
 	if err != nil {
 		return err
 	}

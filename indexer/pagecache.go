@@ -135,7 +135,7 @@ type pageStore struct {
 
 // pagesDir is the page store of the repository opt.Repo.
 func pagesDir(opt Options) (string, error) {
-	dir, err := cacheDir(opt.Repo, opt.CacheDir)
+	dir, err := store.CacheDir(opt.Repo, opt.CacheDir)
 	if err != nil {
 		return "", err
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/parse"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // found is a note of the repository as a build reads it.
@@ -172,7 +173,7 @@ func (x *noteIndex) readAll(todo []int) {
 // query cache, not in it (a build replaces that directory whole), ""
 // when there is no cache directory.
 func (t *txn) notesCache() string {
-	dir, err := cacheDir(t.root, t.opt.CacheDir)
+	dir, err := store.CacheDir(t.root, t.opt.CacheDir)
 	if err != nil {
 		return ""
 	}
