@@ -83,6 +83,9 @@ var layers = [][]string{
 	{"indexer/query", "site"},
 	// engram.toml, and the stores engram keeps on disk between runs
 	{"indexer/config", "indexer/store"},
+	// the write path: the notes, events and feedback engram writes into
+	// a repository (the write commands, MCP write tools, import, extract)
+	{"indexer/write"},
 	// the orchestrator, then the command line
 	{"indexer"},
 	// tests of built sites, in a browser: helpers and their packages

@@ -353,7 +353,7 @@ func (s *pageStore) keep(entries map[site.PageKey]pageEntry) error {
 	if err != nil {
 		return fmt.Errorf("keep the pages: %w", err)
 	}
-	if err := WriteFileAtomic(filepath.Join(s.dir, pagesIndex), encodePagesIndex(name, entries), 0o644); err != nil {
+	if err := store.WriteFileAtomic(filepath.Join(s.dir, pagesIndex), encodePagesIndex(name, entries), 0o644); err != nil {
 		return fmt.Errorf("keep the pages: %w", err)
 	}
 	// The pack compaction replaced, with the pages no build names.

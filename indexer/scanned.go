@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/engramhq/engram/indexer/secrets"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // The page store also keeps which bytes the scan of a published output
@@ -80,5 +81,5 @@ func (s *pageStore) writeScanned() error {
 	for _, sum := range sums {
 		b.Write(sum[:])
 	}
-	return WriteFileAtomic(path, b.Bytes(), 0o644)
+	return store.WriteFileAtomic(path, b.Bytes(), 0o644)
 }

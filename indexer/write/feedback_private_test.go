@@ -1,10 +1,11 @@
-package indexer
+package write
 
 import (
 	"context"
 	"strings"
 	"testing"
 
+	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/note"
 )
 
@@ -65,7 +66,7 @@ func TestFeedbackNamingPrivateNoteNotPublished(t *testing.T) {
 		files[p] = s
 	}
 	repo := writeRepoWith(t, files)
-	l, err := Load(context.Background(), Options{Repo: repo, Now: &writeNow})
+	l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo, Now: &writeNow})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package indexer
+package write
 
 import (
 	"context"
@@ -205,7 +205,7 @@ func (t *txn) apply() error {
 // writeNew writes a new file, failing with ErrNoteExists when it exists.
 func (t *txn) writeNew(p string, data []byte) error {
 	target := t.abs(p)
-	tmp, err := tempBeside(target, data, 0o644)
+	tmp, err := store.TempBeside(target, data, 0o644)
 	if err != nil {
 		return err
 	}
@@ -229,7 +229,7 @@ func (t *txn) writeOver(p string, data []byte) error {
 	if oldErr != nil && !errors.Is(oldErr, fs.ErrNotExist) {
 		return fmt.Errorf("read %s: %w", p, oldErr)
 	}
-	tmp, err := tempBeside(target, data, 0o644)
+	tmp, err := store.TempBeside(target, data, 0o644)
 	if err != nil {
 		return err
 	}
@@ -243,59 +243,11 @@ func (t *txn) writeOver(p string, data []byte) error {
 			os.Remove(target)
 			return
 		}
-		if tmp, err := tempBeside(target, old, 0o644); err == nil {
+		if tmp, err := store.TempBeside(target, old, 0o644); err == nil {
 			os.Rename(tmp, target)
 		}
 	})
 	return nil
-}
-
-// WriteFileAtomic writes data to file as the write commands write: into a
-// temporary file beside it, synced, then renamed over it, so that a reader
-// sees the old file or the new one, never a part (engram hook install's
-// hook).
-func WriteFileAtomic(file string, data []byte, perm os.FileMode) error {
-	tmp, err := tempBeside(file, data, perm)
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, file); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", file, err)
-	}
-	return nil
-}
-
-// tempBeside writes data to a new temporary file in target's directory,
-// synced to disk, with mode perm, and returns its name. A directory in the
-// way of the target's folder is an error, never removed.
-func tempBeside(target string, data []byte, perm os.FileMode) (string, error) {
-	dir := filepath.Dir(target)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("write %s: %w", target, err)
-	}
-	if st, err := os.Lstat(target); err == nil && st.IsDir() {
-		return "", fmt.Errorf("%s is a directory, where the note must go: move it away", target)
-	}
-	f, err := os.CreateTemp(dir, ".engram-write-*")
-	if err != nil {
-		return "", fmt.Errorf("write %s: %w", target, err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), perm)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return "", fmt.Errorf("write %s: %w", target, err)
-	}
-	return f.Name(), nil
 }
 
 // checkNote parses a note about to be written, as a build will: it must

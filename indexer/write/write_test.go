@@ -1,4 +1,4 @@
-package indexer
+package write
 
 import (
 	"bytes"
@@ -225,7 +225,7 @@ func TestTwoWriters(t *testing.T) {
 			if err != nil || note.CountErrors(ds) > 0 {
 				t.Errorf("%s does not parse: %v %v", f.Path, err, ds)
 			}
-		case isFeedback(f.Path):
+		case strings.HasPrefix(f.Path, "feedback/") && strings.HasSuffix(f.Path, ".jsonl"):
 			lines += bytes.Count(data, []byte("\n"))
 		}
 	}

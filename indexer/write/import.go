@@ -1,4 +1,4 @@
-package indexer
+package write
 
 import (
 	"context"
@@ -143,33 +143,4 @@ func (t *txn) importNote(f aiagents.File, dir string) (*note.Diagnostic, error) 
 	}
 	x.planned = append(x.planned, found{Path: target, Src: f.Data, Note: n})
 	return nil, nil
-}
-
-// replaceFile writes data to a temporary file beside name and renames it
-// over name, so that a reader never sees half a file (engram export,
-// which writes outside the repository).
-func replaceFile(name string, data []byte) error {
-	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".engram-*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), name)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package indexer
+package write
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/secrets/secretstest"
 )
 
@@ -85,7 +86,7 @@ func TestWritesKeepRepositoryBuildable(t *testing.T) {
 		}
 		buildable(t, repo, published...)
 	}
-	if _, err := Build(ctx, Options{Repo: repo, Out: filepath.Join(t.TempDir(), "public"), CacheDir: t.TempDir(), Now: &writeNow}); err != nil {
+	if _, err := indexer.Build(ctx, indexer.Options{Repo: repo, Out: filepath.Join(t.TempDir(), "public"), CacheDir: t.TempDir(), Now: &writeNow}); err != nil {
 		t.Fatalf("the build refused: %v", err)
 	}
 }

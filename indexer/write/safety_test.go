@@ -1,4 +1,4 @@
-package indexer
+package write
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/source"
 )
@@ -28,12 +29,14 @@ func repoState(t testing.TB, repo string) string {
 // allowed, and each of titles published.
 func buildable(t testing.TB, repo string, titles ...string) {
 	t.Helper()
-	l, err := Load(context.Background(), Options{Repo: repo, Out: filepath.Join(t.TempDir(), "out"), Now: &writeNow})
+	l, err := indexer.Load(context.Background(), indexer.Options{Repo: repo, Out: filepath.Join(t.TempDir(), "out"), Now: &writeNow})
 	if err != nil {
 		t.Fatalf("a build would refuse the repository after the write: %v", err)
 	}
-	if found := unallowed(l.Secrets.Found); len(found) > 0 {
-		t.Fatalf("a build would refuse the secrets %v", found)
+	for _, f := range l.Secrets.Found {
+		if !f.Allowed {
+			t.Fatalf("a build would refuse the secret %v", f)
+		}
 	}
 	published := map[string]bool{}
 	for _, n := range l.Export.Notes {
