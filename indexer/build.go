@@ -76,9 +76,9 @@ type Report struct {
 	// next query replaces that cache.
 	CacheErr error
 	// Pages is what the build took from the page store and kept in it.
-	Pages PageReuse
+	Pages store.PageReuse
 	// Parses is what the build took from the parse store.
-	Parses ParseReuse
+	Parses store.ParseReuse
 }
 
 // Stage is the time one stage took. Times go to the report, never into
@@ -120,10 +120,10 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	if err != nil {
 		return r, cmp.Or(store.Interrupted(ctx), err)
 	}
-	r.Parses = in.parses.reuse
+	r.Parses = in.parses.Reuse()
 	// The parse store's next file, written by load, is kept only by a
 	// published build (endPages renames it); otherwise it goes here.
-	defer in.parses.discard()
+	defer in.parses.Discard()
 	r.Commit, r.RefTime, r.BaseURL = in.Export.Commit, in.Export.ReferenceTime, in.BaseURL
 	r.Diagnostics = in.Diagnostics
 	r.Counts = in.Counts
@@ -166,7 +166,7 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	outScan := in.Secrets.Scanner.Output(in.Secrets.Found)
 	outKey := outScan.Key()
 	var pageCache site.PageCache
-	pages, err := openPages(opt, in.parses.next)
+	pages, err := store.OpenPages(opt.Repo, opt.CacheDir, in.parses.Next())
 	if err != nil {
 		r.Pages.Err = err
 	} else {
@@ -216,21 +216,21 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 // output, the pages it reused when the output's scan refused it, and
 // otherwise what it kept before (pagecache.go). A store left holding
 // pages a refused or failed build rendered is an error of the build.
-func endPages(store *pageStore, err error) (PageReuse, error) {
+func endPages(pages *store.PageStore, err error) (store.PageReuse, error) {
 	switch {
 	case err == nil:
-		r, err := store.commit()
+		r, err := pages.Commit()
 		r.Err = err
 		return r, nil
 	case errors.Is(err, ErrRefused):
-		err = store.refuse()
+		err = pages.Refuse()
 	default:
-		err = store.abort()
+		err = pages.Abort()
 	}
 	if err != nil {
-		return PageReuse{}, fmt.Errorf("the page store may still hold pages of this build, which the next build removes: %w", err)
+		return store.PageReuse{}, fmt.Errorf("the page store may still hold pages of this build, which the next build removes: %w", err)
 	}
-	return PageReuse{}, nil
+	return store.PageReuse{}, nil
 }
 
 // refuseSecrets refuses a build whose files hold secrets that
@@ -251,22 +251,22 @@ func refuseSecrets(opt Options, sec *secrets.Input) error {
 // the page store, which the same scan passed, are not scanned again, nor
 // the files the build wrote (written: their sums as hashed when written)
 // with bytes the scan passed in the output last published.
-func scanOutput(ctx context.Context, scan *secrets.Scanner, dir string, reused []string, written map[string]secrets.Sum, store *pageStore) error {
+func scanOutput(ctx context.Context, scan *secrets.Scanner, dir string, reused []string, written map[string]secrets.Sum, pages *store.PageStore) error {
 	skip := make(map[string]bool, len(reused))
 	for _, p := range reused {
 		skip[p] = true
 	}
 	key := scan.Key()
 	var known map[secrets.Sum]bool
-	if store != nil {
-		known = store.knownScanned(key)
+	if pages != nil {
+		known = pages.KnownScanned(key)
 	}
 	found, sums, err := scan.ScanDirKnown(ctx, dir, skip, known, written)
 	if err != nil {
 		return fmt.Errorf("scan the output for secrets: %w", err)
 	}
-	if len(found) == 0 && store != nil {
-		store.passScanned(key, sums, known)
+	if len(found) == 0 && pages != nil {
+		pages.PassScanned(key, sums, known)
 	}
 	if len(found) == 0 {
 		return nil

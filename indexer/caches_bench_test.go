@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/search"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/store"
 	"github.com/engramhq/engram/site"
 )
 
@@ -27,21 +29,21 @@ func BenchmarkPageStore10k(b *testing.B) {
 			page := make([]byte, size)
 			fill(rand.New(rand.NewPCG(1, 2)), page)
 			keys := make([]site.PageKey, pages)
-			s, err := openPages(opt)
+			s, err := store.OpenPages(opt.Repo, opt.CacheDir)
 			if err != nil {
 				b.Fatal(err)
 			}
 			for i := range keys {
-				keys[i] = key(fmt.Sprint(i))
+				keys[i] = pageKey(fmt.Sprint(i))
 				s.Put(keys[i], stamp(page, keys[i]))
 			}
-			if _, err := s.commit(); err != nil {
+			if _, err := s.Commit(); err != nil {
 				b.Fatal(err)
 			}
 			round := 0
 			for b.Loop() {
 				round++
-				s, err := openPages(opt)
+				s, err := store.OpenPages(opt.Repo, opt.CacheDir)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -50,10 +52,10 @@ func BenchmarkPageStore10k(b *testing.B) {
 						s.Get(k)
 						continue
 					}
-					keys[i] = key(fmt.Sprint(i, "-", round))
+					keys[i] = pageKey(fmt.Sprint(i, "-", round))
 					s.Put(keys[i], stamp(page, keys[i]))
 				}
-				if _, err := s.commit(); err != nil {
+				if _, err := s.Commit(); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -114,3 +116,6 @@ func BenchmarkCacheScan10k(b *testing.B) {
 		}
 	})
 }
+
+// pageKey is the page key of s, as the page store's tests make one.
+func pageKey(s string) site.PageKey { return site.PageKey(sha256.Sum256([]byte(s))) }

@@ -26,6 +26,7 @@ import (
 	"github.com/engramhq/engram/indexer/search"
 	"github.com/engramhq/engram/indexer/secrets"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // Loaded is a repository read, parsed and linked: everything a build
@@ -45,7 +46,7 @@ type Loaded struct {
 	BaseURL BaseURL
 	// parses is the parse store this load read and what it will keep;
 	// nil when it used none (parsecache.go).
-	parses *parseCache
+	parses *store.ParseCache
 }
 
 // Load runs the source, parse and graph stages.
@@ -85,12 +86,12 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 
 	clock.start("parse")
 	roots := parse.Roots{Episodes: cfg.Paths.Episodes, Patterns: cfg.Paths.Patterns}
-	var pc *parseCache
+	var pc *store.ParseCache
 	if stored {
-		pc = openParseCache(opt, roots)
+		pc = store.OpenParseCache(opt.Repo, opt.CacheDir, roots)
 		defer func() {
 			if err != nil {
-				pc.discard() // what keep wrote: no build publishes it
+				pc.Discard() // what Keep wrote: no build publishes it
 			}
 		}()
 	}
@@ -107,7 +108,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 	notes, files, pdiags = dropRepeatedJSON(notes, files)
 	diags = append(diags, pdiags...)
 	if pc != nil {
-		pc.keep(notes) // the notes as parsed: what follows changes them
+		pc.Keep(notes) // the notes as parsed: what follows changes them
 	}
 	ref, rdiags := referenceTime(opt, repo, notes)
 	diags = append(diags, rdiags...)
@@ -371,7 +372,7 @@ type parsed struct {
 
 // parseAll parses every markdown file on all cores and accounts for every
 // other file with a diagnostic. Results keep the order of repo.Files.
-func parseAll(ctx context.Context, repo *source.Repo, roots parse.Roots, pc *parseCache) ([]note.Note, []source.File, []note.Diagnostic, error) {
+func parseAll(ctx context.Context, repo *source.Repo, roots parse.Roots, pc *store.ParseCache) ([]note.Note, []source.File, []note.Diagnostic, error) {
 	p := parse.New(roots)
 	results := make([]parsed, len(repo.Files))
 	jobs := make(chan int)
@@ -413,7 +414,7 @@ func parseAll(ctx context.Context, repo *source.Repo, roots parse.Roots, pc *par
 // readFile reads one file of the repository: a note is parsed, anything
 // else is accounted for with an info diagnostic saying why it is skipped.
 // A note the parse store pc holds (if any) is taken from there.
-func readFile(repo *source.Repo, f source.File, p *parse.Parser, pc *parseCache) parsed {
+func readFile(repo *source.Repo, f source.File, p *parse.Parser, pc *store.ParseCache) parsed {
 	info := func(rule, msg string) parsed {
 		return parsed{diags: []note.Diagnostic{{Path: f.Path, Line: 1, Col: 1, Severity: note.Info, Message: msg, Rule: rule}}}
 	}
@@ -433,10 +434,9 @@ func readFile(repo *source.Repo, f source.File, p *parse.Parser, pc *parseCache)
 	}
 	var sum [sha256.Size]byte
 	if pc != nil {
-		r, s, ok := pc.get(f.Path, src)
+		n, diags, s, ok := pc.Get(f.Path, src)
 		if ok {
-			r.file = f
-			return r
+			return parsed{note: n, file: f, diags: diags, ok: true}
 		}
 		sum = s
 	}
@@ -452,7 +452,7 @@ func readFile(repo *source.Repo, f source.File, p *parse.Parser, pc *parseCache)
 		return unread(f, diags)
 	}
 	if pc != nil && !n.Private {
-		pc.put(f.Path, sum, diags)
+		pc.Put(f.Path, sum, diags)
 	}
 	return parsed{note: n, file: f, diags: diags, ok: true}
 }

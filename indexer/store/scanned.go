@@ -1,4 +1,4 @@
-package indexer
+package store
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/engramhq/engram/indexer/secrets"
-	"github.com/engramhq/engram/indexer/store"
 )
 
 // The page store also keeps which bytes the scan of a published output
@@ -30,10 +29,10 @@ const (
 	scannedMagic = "engram scanned 1\n"
 )
 
-// knownScanned returns the sums the output scanner with key passed in
+// KnownScanned returns the sums the output scanner with key passed in
 // the output last published; none when the file is missing, damaged or
 // of another key.
-func (s *pageStore) knownScanned(key secrets.Sum) map[secrets.Sum]bool {
+func (s *PageStore) KnownScanned(key secrets.Sum) map[secrets.Sum]bool {
 	data, err := os.ReadFile(filepath.Join(s.dir, scannedFile))
 	if err != nil {
 		return nil
@@ -49,10 +48,10 @@ func (s *pageStore) knownScanned(key secrets.Sum) map[secrets.Sum]bool {
 	return known
 }
 
-// passScanned records the sums of the files of this build's output,
+// PassScanned records the sums of the files of this build's output,
 // which its scan under key passed, and counts those that were known;
-// commit writes them.
-func (s *pageStore) passScanned(key secrets.Sum, sums []secrets.Sum, known map[secrets.Sum]bool) {
+// Commit writes them.
+func (s *PageStore) PassScanned(key secrets.Sum, sums []secrets.Sum, known map[secrets.Sum]bool) {
 	s.scanKey, s.scanned = key, sums
 	for _, sum := range sums {
 		if known[sum] {
@@ -64,7 +63,7 @@ func (s *pageStore) passScanned(key secrets.Sum, sums []secrets.Sum, known map[s
 // writeScanned replaces the scanned file with what passScanned gave,
 // or removes it when this build gave nothing (its output was not
 // scanned to the end).
-func (s *pageStore) writeScanned() error {
+func (s *PageStore) writeScanned() error {
 	path := filepath.Join(s.dir, scannedFile)
 	if s.scanned == nil {
 		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -81,5 +80,5 @@ func (s *pageStore) writeScanned() error {
 	for _, sum := range sums {
 		b.Write(sum[:])
 	}
-	return store.WriteFileAtomic(path, b.Bytes(), 0o644)
+	return WriteFileAtomic(path, b.Bytes(), 0o644)
 }

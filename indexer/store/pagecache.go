@@ -1,4 +1,4 @@
-package indexer
+package store
 
 import (
 	"bufio"
@@ -18,7 +18,6 @@ import (
 	"sync"
 
 	"github.com/engramhq/engram/indexer/secrets"
-	"github.com/engramhq/engram/indexer/store"
 	"github.com/engramhq/engram/site"
 )
 
@@ -103,8 +102,8 @@ type pageEntry struct {
 	sum    [sha256.Size]byte
 }
 
-// pageStore is a page store open for one build.
-type pageStore struct {
+// PageStore is a page store open for one build.
+type PageStore struct {
 	dir  string
 	lock *os.File
 	pack *os.File
@@ -133,16 +132,17 @@ type pageStore struct {
 	parsed string
 }
 
-// pagesDir is the page store of the repository opt.Repo.
-func pagesDir(opt Options) (string, error) {
-	dir, err := store.CacheDir(opt.Repo, opt.CacheDir)
+// PagesDir is the page store of the repository repo, whose cache
+// directory is under cacheDir (CacheDir).
+func PagesDir(repo, cacheDir string) (string, error) {
+	dir, err := CacheDir(repo, cacheDir)
 	if err != nil {
 		return "", err
 	}
 	return dir + ".pages", nil
 }
 
-// openPages opens the page store of opt.Repo for one build, first
+// OpenPages opens the page store of repo for one build, first
 // clearing what a killed build left (recover). A store that another
 // build is using, or that cannot be read, is not used: the build renders
 // every page (and says why in PageReuse.Err).
@@ -150,8 +150,8 @@ func pagesDir(opt Options) (string, error) {
 // parsed is the parse store's next file that this build wrote before
 // it opened the store (parsecache.go): kept with a published output,
 // and not taken for what a killed build left.
-func openPages(opt Options, parsed ...string) (*pageStore, error) {
-	dir, err := pagesDir(opt)
+func OpenPages(repo, cacheDir string, parsed ...string) (*PageStore, error) {
+	dir, err := PagesDir(repo, cacheDir)
 	if err != nil {
 		return nil, err
 	}
@@ -161,11 +161,11 @@ func openPages(opt Options, parsed ...string) (*pageStore, error) {
 	// Try once: a build that waits here would wait for a whole other build.
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
-	lock, err := store.LockFile(done, filepath.Join(dir, pagesLock), func() {})
+	lock, err := LockFile(done, filepath.Join(dir, pagesLock), func() {})
 	if err != nil {
 		return nil, fmt.Errorf("the page store %s is in use by another build: every page is rendered", dir)
 	}
-	s := &pageStore{dir: dir, lock: lock, used: map[site.PageKey]pageEntry{}}
+	s := &PageStore{dir: dir, lock: lock, used: map[site.PageKey]pageEntry{}}
 	if len(parsed) > 0 {
 		s.parsed = parsed[0]
 	}
@@ -181,7 +181,7 @@ func openPages(opt Options, parsed ...string) (*pageStore, error) {
 // files a killed rename left) are removed. An index engram cannot read
 // (another version's, damaged) is started afresh, and its pack removed:
 // the store only ever saves time.
-func (s *pageStore) recover() error {
+func (s *PageStore) recover() error {
 	var err error
 	s.name, s.old, err = readPagesIndex(filepath.Join(s.dir, pagesIndex))
 	if err != nil {
@@ -239,7 +239,7 @@ func extent(entries map[site.PageKey]pageEntry) int64 {
 }
 
 // Get returns the page kept under k, checked against its SHA-256.
-func (s *pageStore) Get(k site.PageKey) ([]byte, bool) {
+func (s *PageStore) Get(k site.PageKey) ([]byte, bool) {
 	e, ok := s.old[k] // read only after openPages
 	if !ok {
 		return nil, false
@@ -265,7 +265,7 @@ func (s *pageStore) Get(k site.PageKey) ([]byte, bool) {
 
 // Put appends page to the pack. A page that cannot be kept is dropped:
 // the build goes on, and the next renders it again.
-func (s *pageStore) Put(k site.PageKey, page []byte) error {
+func (s *PageStore) Put(k site.PageKey, page []byte) error {
 	s.mu.Lock()
 	if s.broken != nil {
 		s.mu.Unlock()
@@ -287,7 +287,7 @@ func (s *pageStore) Put(k site.PageKey, page []byte) error {
 	return nil
 }
 
-// commit ends the build that published its output: the pages it used
+// Commit ends the build that published its output: the pages it used
 // become the store's index, every other page's bytes are zeroed (or the
 // pack compacted), and the store is closed. A store an append failed
 // (a full disk) keeps only the pages this build reused, as refuse does:
@@ -296,7 +296,7 @@ func (s *pageStore) Put(k site.PageKey, page []byte) error {
 // cutting never grow a file, so a full disk does not stop them; if the
 // index cannot be replaced, the old one names zeros, which fail their
 // SHA-256.
-func (s *pageStore) commit() (PageReuse, error) {
+func (s *PageStore) Commit() (PageReuse, error) {
 	defer s.close()
 	r := PageReuse{Reused: s.reused, Rendered: s.kept, Reset: s.reset, Damaged: s.damage, ScanKnown: s.scanKnown}
 	if s.broken != nil {
@@ -307,7 +307,7 @@ func (s *pageStore) commit() (PageReuse, error) {
 
 // reusedEntries are the pages this build took from the store, as the
 // index it started from names them.
-func (s *pageStore) reusedEntries() map[site.PageKey]pageEntry {
+func (s *PageStore) reusedEntries() map[site.PageKey]pageEntry {
 	reused := map[site.PageKey]pageEntry{}
 	for k, e := range s.used {
 		if s.old[k] == e {
@@ -317,19 +317,19 @@ func (s *pageStore) reusedEntries() map[site.PageKey]pageEntry {
 	return reused
 }
 
-// refuse ends the build whose output its scan for secrets refused: the
+// Refuse ends the build whose output its scan for secrets refused: the
 // index keeps the pages the build reused, which passed the same scan
 // when they were published, and nothing else; the bytes of the rest,
 // this build's new pages first, are zeroed or cut off.
-func (s *pageStore) refuse() error {
+func (s *PageStore) Refuse() error {
 	defer s.close()
 	return s.keep(s.reusedEntries())
 }
 
-// abort ends a build that failed or was interrupted before its output
+// Abort ends a build that failed or was interrupted before its output
 // was scanned: the pack is cut back to where it began (the pages this
 // build appended were never scanned), and the index is kept.
-func (s *pageStore) abort() error {
+func (s *PageStore) Abort() error {
 	defer s.close()
 	return s.cut(s.size)
 }
@@ -338,7 +338,7 @@ func (s *pageStore) abort() error {
 // go first, zeroed in place or left behind in the pack that compaction
 // replaces, so that a build killed before the index is replaced leaves
 // nothing that index does not name.
-func (s *pageStore) keep(entries map[site.PageKey]pageEntry) error {
+func (s *PageStore) keep(entries map[site.PageKey]pageEntry) error {
 	var live int64
 	for _, e := range entries {
 		live += e.n
@@ -353,7 +353,7 @@ func (s *pageStore) keep(entries map[site.PageKey]pageEntry) error {
 	if err != nil {
 		return fmt.Errorf("keep the pages: %w", err)
 	}
-	if err := store.WriteFileAtomic(filepath.Join(s.dir, pagesIndex), encodePagesIndex(name, entries), 0o644); err != nil {
+	if err := WriteFileAtomic(filepath.Join(s.dir, pagesIndex), encodePagesIndex(name, entries), 0o644); err != nil {
 		return fmt.Errorf("keep the pages: %w", err)
 	}
 	// The pack compaction replaced, with the pages no build names.
@@ -364,7 +364,7 @@ func (s *pageStore) keep(entries map[site.PageKey]pageEntry) error {
 // the pages this build appended, except those of entries (the next
 // index), cuts the pack off where the last of entries ends, and syncs
 // it. Bytes neither names are zero already.
-func (s *pageStore) zero(entries map[site.PageKey]pageEntry) error {
+func (s *PageStore) zero(entries map[site.PageKey]pageEntry) error {
 	var dead, live []pageEntry
 	for k, e := range s.old {
 		if entries[k] != e {
@@ -429,7 +429,7 @@ func appendRange(ranges []pageEntry, from, to int64) []pageEntry {
 }
 
 // cut truncates the pack to size bytes and syncs it.
-func (s *pageStore) cut(size int64) error {
+func (s *PageStore) cut(size int64) error {
 	if err := s.pack.Truncate(size); err != nil {
 		return err
 	}
@@ -439,7 +439,7 @@ func (s *pageStore) cut(size int64) error {
 // compact writes the pages of entries into a new pack, synced, and
 // returns its name and where each page is in it; the index is then
 // pointed at it, and the old pack removed.
-func (s *pageStore) compact(entries map[site.PageKey]pageEntry) (string, map[site.PageKey]pageEntry, error) {
+func (s *PageStore) compact(entries map[site.PageKey]pageEntry) (string, map[site.PageKey]pageEntry, error) {
 	var n int
 	fmt.Sscanf(s.name, "pages-%d.pack", &n)
 	name := fmt.Sprintf("pages-%d.pack", n+1)
@@ -468,13 +468,13 @@ func (s *pageStore) compact(entries map[site.PageKey]pageEntry) (string, map[sit
 	return name, moved, nil
 }
 
-func (s *pageStore) close() {
+func (s *PageStore) close() {
 	if s.pack != nil {
 		s.pack.Close()
 		s.pack = nil
 	}
 	if s.lock != nil {
-		store.UnlockFile(s.lock)
+		UnlockFile(s.lock)
 		s.lock = nil
 	}
 }

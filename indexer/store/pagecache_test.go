@@ -1,4 +1,4 @@
-package indexer
+package store
 
 import (
 	"bytes"
@@ -16,16 +16,16 @@ func key(s string) site.PageKey { return site.PageKey(sha256.Sum256([]byte(s))) 
 
 // storeRound opens the store, gets the keys in get (reporting which were
 // found), puts the pages in put, and commits unless abort.
-func storeRound(t *testing.T, opt Options, get []string, put map[string]string, abort bool) map[string]string {
+func storeRound(t *testing.T, opt testRepo, get []string, put map[string]string, abort bool) map[string]string {
 	t.Helper()
 	found, _ := storeReuse(t, opt, get, put, abort)
 	return found
 }
 
 // storeReuse is storeRound that also returns what the commit reported.
-func storeReuse(t *testing.T, opt Options, get []string, put map[string]string, abort bool) (map[string]string, PageReuse) {
+func storeReuse(t *testing.T, opt testRepo, get []string, put map[string]string, abort bool) (map[string]string, PageReuse) {
 	t.Helper()
-	s, err := openPages(opt)
+	s, err := OpenPages(opt.Repo, opt.CacheDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,10 +41,10 @@ func storeReuse(t *testing.T, opt Options, get []string, put map[string]string, 
 		}
 	}
 	if abort {
-		s.abort()
+		s.Abort()
 		return found, PageReuse{}
 	}
-	r, err := s.commit()
+	r, err := s.Commit()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func storeReuse(t *testing.T, opt Options, get []string, put map[string]string, 
 // the pages before it still are; a page whose bytes were damaged is not
 // found; a page the last build did not use is dropped.
 func TestPageStore(t *testing.T) {
-	opt := Options{Repo: t.TempDir(), CacheDir: t.TempDir()}
+	opt := testRepo{Repo: t.TempDir(), CacheDir: t.TempDir()}
 	storeRound(t, opt, nil, map[string]string{"a": "<p>a</p>", "b": "<p>b</p>"}, false)
 	// Killed: c appended, the index never replaced.
 	storeRound(t, opt, []string{"a"}, map[string]string{"c": "<p>c</p>"}, true)
@@ -70,7 +70,7 @@ func TestPageStore(t *testing.T) {
 		t.Fatalf("after a build that used only a: %v", got)
 	}
 	// Damage a's bytes in the pack: a is rendered again, never served.
-	dir, _ := pagesDir(opt)
+	dir, _ := PagesDir(opt.Repo, opt.CacheDir)
 	packs, _ := filepath.Glob(filepath.Join(dir, "pages-*.pack"))
 	if len(packs) != 1 {
 		t.Fatalf("packs %v, want one", packs)
@@ -89,9 +89,9 @@ func TestPageStore(t *testing.T) {
 // TestPageStoreBadIndex: an index engram cannot read is started afresh,
 // and a store another build holds is not used (the build says why).
 func TestPageStoreBadIndex(t *testing.T) {
-	opt := Options{Repo: t.TempDir(), CacheDir: t.TempDir()}
+	opt := testRepo{Repo: t.TempDir(), CacheDir: t.TempDir()}
 	storeRound(t, opt, nil, map[string]string{"a": "A"}, false)
-	dir, _ := pagesDir(opt)
+	dir, _ := PagesDir(opt.Repo, opt.CacheDir)
 	for _, bad := range []string{"", "not an index", pagesMagic + "../../etc/passwd\n", pagesMagic + "pages-1.pack\nshort"} {
 		if err := os.WriteFile(filepath.Join(dir, pagesIndex), []byte(bad), 0o644); err != nil {
 			t.Fatal(err)
@@ -100,12 +100,12 @@ func TestPageStoreBadIndex(t *testing.T) {
 			t.Errorf("index %q: found %v", bad, got)
 		}
 	}
-	held, err := openPages(opt)
+	held, err := OpenPages(opt.Repo, opt.CacheDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer held.abort()
-	if _, err := openPages(opt); err == nil || !strings.Contains(err.Error(), "in use by another build") {
+	defer held.Abort()
+	if _, err := OpenPages(opt.Repo, opt.CacheDir); err == nil || !strings.Contains(err.Error(), "in use by another build") {
 		t.Errorf("a store in use: %v", err)
 	}
 }
@@ -114,11 +114,11 @@ func TestPageStoreBadIndex(t *testing.T) {
 // is rewritten with the used ones, which are still found; the old pack is
 // removed.
 func TestPageStoreCompacts(t *testing.T) {
-	opt := Options{Repo: t.TempDir(), CacheDir: t.TempDir()}
+	opt := testRepo{Repo: t.TempDir(), CacheDir: t.TempDir()}
 	big := strings.Repeat("x", compactAbove/4)
 	storeRound(t, opt, nil, map[string]string{"1": big + "1", "2": big + "2", "3": big + "3", "4": big + "4", "keep": "kept"}, false)
 	storeRound(t, opt, []string{"keep"}, nil, false)
-	dir, _ := pagesDir(opt)
+	dir, _ := PagesDir(opt.Repo, opt.CacheDir)
 	packs, _ := filepath.Glob(filepath.Join(dir, "pages-*.pack"))
 	if len(packs) != 1 || filepath.Base(packs[0]) != "pages-2.pack" {
 		t.Fatalf("packs after compaction: %v, want pages-2.pack alone", packs)
@@ -132,9 +132,9 @@ func TestPageStoreCompacts(t *testing.T) {
 }
 
 // storeBytes is every byte of every file in the page store.
-func storeBytes(t *testing.T, opt Options) []byte {
+func storeBytes(t *testing.T, opt testRepo) []byte {
 	t.Helper()
-	dir, _ := pagesDir(opt)
+	dir, _ := PagesDir(opt.Repo, opt.CacheDir)
 	var all []byte
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -161,21 +161,21 @@ func TestPageStoreHoldsOnlyPublished(t *testing.T) {
 		name string
 		// end ends the second build, which reuses "a" and renders
 		// "new"; gone and served are checked after it.
-		end    func(s *pageStore)
+		end    func(s *PageStore)
 		gone   []string
 		served []string
 	}{
-		{"published, b not used", func(s *pageStore) { s.commit() }, []string{"<p>b</p>"}, []string{"a", "new"}},
-		{"refused by the output scan", func(s *pageStore) { s.refuse() }, []string{"<p>b</p>", "<p>new</p>"}, []string{"a"}},
-		{"failed or interrupted", func(s *pageStore) { s.abort() }, []string{"<p>new</p>"}, []string{"a", "b"}},
+		{"published, b not used", func(s *PageStore) { s.Commit() }, []string{"<p>b</p>"}, []string{"a", "new"}},
+		{"refused by the output scan", func(s *PageStore) { s.Refuse() }, []string{"<p>b</p>", "<p>new</p>"}, []string{"a"}},
+		{"failed or interrupted", func(s *PageStore) { s.Abort() }, []string{"<p>new</p>"}, []string{"a", "b"}},
 		// Killed: the process dies holding the store; the next open
 		// clears what it left before anything else.
-		{"killed", func(s *pageStore) { s.close() }, []string{"<p>new</p>"}, []string{"a", "b"}},
+		{"killed", func(s *PageStore) { s.close() }, []string{"<p>new</p>"}, []string{"a", "b"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			opt := Options{Repo: t.TempDir(), CacheDir: t.TempDir()}
+			opt := testRepo{Repo: t.TempDir(), CacheDir: t.TempDir()}
 			storeRound(t, opt, nil, map[string]string{"a": "<p>a</p>", "b": "<p>b</p>"}, false)
-			s, err := openPages(opt)
+			s, err := OpenPages(opt.Repo, opt.CacheDir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,11 +188,11 @@ func TestPageStoreHoldsOnlyPublished(t *testing.T) {
 			c.end(s)
 			if c.name == "killed" {
 				// What the next build finds once it has the store.
-				next, err := openPages(opt)
+				next, err := OpenPages(opt.Repo, opt.CacheDir)
 				if err != nil {
 					t.Fatal(err)
 				}
-				defer next.abort()
+				defer next.Abort()
 			}
 			all := storeBytes(t, opt)
 			for _, g := range c.gone {
@@ -217,9 +217,9 @@ func TestPageStoreHoldsOnlyPublished(t *testing.T) {
 // does not name (a killed compaction's, or an older one's), and an index
 // engram cannot read takes its pack with it.
 func TestPageStoreClearsLeftovers(t *testing.T) {
-	opt := Options{Repo: t.TempDir(), CacheDir: t.TempDir()}
+	opt := testRepo{Repo: t.TempDir(), CacheDir: t.TempDir()}
 	storeRound(t, opt, nil, map[string]string{"a": "<p>a</p>"}, false)
-	dir, _ := pagesDir(opt)
+	dir, _ := PagesDir(opt.Repo, opt.CacheDir)
 	if err := os.WriteFile(filepath.Join(dir, "pages-7.pack"), []byte("<p>stray</p>"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -243,15 +243,15 @@ func TestPageStoreClearsLeftovers(t *testing.T) {
 // cut short or of another engram is a Reset, and pages whose bytes fail
 // their SHA-256 (flipped, or the pack cut short) are counted as Damaged.
 func TestPageStoreSaysWhy(t *testing.T) {
-	open := func(t *testing.T, opt Options) (PageReuse, map[string]string) {
+	open := func(t *testing.T, opt testRepo) (PageReuse, map[string]string) {
 		t.Helper()
 		found, r := storeReuse(t, opt, []string{"a", "b"}, nil, false)
 		return r, found
 	}
-	fresh := func(t *testing.T) (Options, string) {
-		opt := Options{Repo: t.TempDir(), CacheDir: t.TempDir()}
+	fresh := func(t *testing.T) (testRepo, string) {
+		opt := testRepo{Repo: t.TempDir(), CacheDir: t.TempDir()}
 		storeRound(t, opt, nil, map[string]string{"a": "page A", "b": "page B"}, false)
-		dir, _ := pagesDir(opt)
+		dir, _ := PagesDir(opt.Repo, opt.CacheDir)
 		return opt, dir
 	}
 	t.Run("a good store", func(t *testing.T) {
@@ -311,9 +311,9 @@ func TestPageStoreSaysWhy(t *testing.T) {
 // gone from the index and from the pack's bytes, and the store still
 // serves the pages it kept.
 func TestPageStoreFullDisk(t *testing.T) {
-	opt := Options{Repo: t.TempDir(), CacheDir: t.TempDir()}
+	opt := testRepo{Repo: t.TempDir(), CacheDir: t.TempDir()}
 	storeRound(t, opt, nil, map[string]string{"a": "page A", "p": "page P, now private"}, false)
-	s, err := openPages(opt)
+	s, err := OpenPages(opt.Repo, opt.CacheDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,13 +321,13 @@ func TestPageStoreFullDisk(t *testing.T) {
 		t.Fatal("page a is not in the store")
 	}
 	s.broken = errors.New("write pages-1.pack: no space left on device")
-	if _, err := s.commit(); err == nil || !strings.Contains(err.Error(), "no space left") {
+	if _, err := s.Commit(); err == nil || !strings.Contains(err.Error(), "no space left") {
 		t.Errorf("commit after a failed append: %v", err)
 	}
 	if found := storeRound(t, opt, []string{"a", "p"}, nil, false); found["a"] != "page A" || found["p"] != "" {
 		t.Errorf("after the full disk the store serves %v, want page a only", found)
 	}
-	dir, _ := pagesDir(opt)
+	dir, _ := PagesDir(opt.Repo, opt.CacheDir)
 	data, err := os.ReadFile(filepath.Join(dir, "pages-1.pack"))
 	if err != nil {
 		t.Fatal(err)
@@ -336,3 +336,7 @@ func TestPageStoreFullDisk(t *testing.T) {
 		t.Errorf("the pack still holds the page no build kept: %q", data)
 	}
 }
+
+// testRepo is where a test's page store goes: the repository and the
+// cache directory.
+type testRepo struct{ Repo, CacheDir string }

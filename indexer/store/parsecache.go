@@ -1,4 +1,4 @@
-package indexer
+package store
 
 import (
 	"bufio"
@@ -60,8 +60,8 @@ import (
 // the build says so.
 
 const (
-	parsedFile  = "parsed"
-	parsedMagic = "engram parsed 3\n"
+	ParsedFile  = "parsed"
+	ParsedMagic = "engram parsed 3\n"
 	// parsedBuckets is how many chunks the notes are spread over.
 	parsedBuckets = 256
 )
@@ -88,8 +88,8 @@ type parsedEntry struct {
 	Diags []note.Diagnostic
 }
 
-// parseCache is the parse store as one build uses it.
-type parseCache struct {
+// ParseCache is the parse store as one build uses it.
+type ParseCache struct {
 	key [sha256.Size]byte
 	old map[[sha256.Size]byte]*parsedEntry
 	// file is the store's file as it was read, open until keep has
@@ -111,7 +111,7 @@ type parseCache struct {
 
 // parseKey is the key of the parser: the binary and the roots.
 func parseKey(roots parse.Roots) [sha256.Size]byte {
-	return fieldsSum([]byte(parsedMagic), site.BinaryID(), []byte(strings.Join(roots.Episodes, "\x00")), []byte(strings.Join(roots.Patterns, "\x00")))
+	return fieldsSum([]byte(ParsedMagic), site.BinaryID(), []byte(strings.Join(roots.Episodes, "\x00")), []byte(strings.Join(roots.Patterns, "\x00")))
 }
 
 // contentSum is the key of a note's entry.
@@ -132,18 +132,18 @@ func fieldsSum(fields ...[]byte) [sha256.Size]byte {
 	return k
 }
 
-// openParseCache reads the parse store of opt.Repo for a parser with
+// OpenParseCache reads the parse store of repo for a parser with
 // roots. It never fails: a store it cannot use is one that holds
 // nothing, and why is in reuse.Reset (a file that is missing is no
 // reason).
-func openParseCache(opt Options, roots parse.Roots) *parseCache {
-	pc := &parseCache{key: parseKey(roots), read: map[string]parsedEntry{}}
-	dir, err := pagesDir(opt)
+func OpenParseCache(repo, cacheDir string, roots parse.Roots) *ParseCache {
+	pc := &ParseCache{key: parseKey(roots), read: map[string]parsedEntry{}}
+	dir, err := PagesDir(repo, cacheDir)
 	if err != nil {
 		return pc
 	}
 	pc.dir = dir
-	f, err := os.Open(filepath.Join(dir, parsedFile))
+	f, err := os.Open(filepath.Join(dir, ParsedFile))
 	if errors.Is(err, os.ErrNotExist) {
 		return pc
 	}
@@ -168,7 +168,7 @@ func decodeParsed(f *os.File, key [sha256.Size]byte) (map[[sha256.Size]byte]*par
 	if err != nil {
 		return nil, nil, err
 	}
-	head := int64(len(parsedMagic) + sha256.Size)
+	head := int64(len(ParsedMagic) + sha256.Size)
 	if st.Size() < head+sha256.Size {
 		return nil, nil, errors.New("it is not a parse store, or is cut short")
 	}
@@ -178,10 +178,10 @@ func decodeParsed(f *os.File, key [sha256.Size]byte) (map[[sha256.Size]byte]*par
 	if _, err := io.ReadFull(r, first); err != nil {
 		return nil, nil, err
 	}
-	if !bytes.HasPrefix(first, []byte(parsedMagic)) {
+	if !bytes.HasPrefix(first, []byte(ParsedMagic)) {
 		return nil, nil, errors.New("it is not a parse store (or another engram's)")
 	}
-	if !bytes.Equal(first[len(parsedMagic):], key[:]) {
+	if !bytes.Equal(first[len(ParsedMagic):], key[:]) {
 		return nil, nil, nil // another binary's: unused, and nothing to say
 	}
 	old := map[[sha256.Size]byte]*parsedEntry{}
@@ -231,38 +231,39 @@ func decodeParsed(f *os.File, key [sha256.Size]byte) (map[[sha256.Size]byte]*par
 	return old, chunks, nil
 }
 
-// get returns the parse of the note at path with bytes src, if the store
-// holds it, and records its key for the next store.
-func (pc *parseCache) get(path string, src []byte) (parsed, [sha256.Size]byte, bool) {
-	sum := contentSum(path, src)
+// Get returns the parse of the note at path with bytes src, if the store
+// holds it (ok), and records its key for the next store; sum is the key
+// Put takes when it does not.
+func (pc *ParseCache) Get(path string, src []byte) (n note.Note, diags []note.Diagnostic, sum [sha256.Size]byte, ok bool) {
+	sum = contentSum(path, src)
 	e, ok := pc.old[sum] // read only once opened
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	if !ok {
 		pc.reuse.Parsed++
-		return parsed{}, sum, false
+		return note.Note{}, nil, sum, false
 	}
 	pc.reuse.Reused++
 	pc.record(path, sum, e.Diags)
-	return parsed{note: e.Note, diags: e.Diags, ok: true}, sum, true
+	return e.Note, e.Diags, sum, true
 }
 
-// put records the parse of a note that was parsed, to keep it.
-func (pc *parseCache) put(path string, sum [sha256.Size]byte, diags []note.Diagnostic) {
+// Put records the parse of a note that was parsed, to keep it.
+func (pc *ParseCache) Put(path string, sum [sha256.Size]byte, diags []note.Diagnostic) {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	pc.record(path, sum, diags)
 }
 
-func (pc *parseCache) record(path string, sum [sha256.Size]byte, diags []note.Diagnostic) {
+func (pc *ParseCache) record(path string, sum [sha256.Size]byte, diags []note.Diagnostic) {
 	pc.read[path] = parsedEntry{Sum: sum, Diags: diags}
 }
 
-// keep writes the next store's file from the notes a build publishes,
+// Keep writes the next store's file from the notes a build publishes,
 // as parsing gave them: call it before anything changes them. A private
 // note is never kept; nor is one that does not come back as it went in.
 // What keeps it from being written is said in reuse.Err.
-func (pc *parseCache) keep(notes []note.Note) {
+func (pc *ParseCache) Keep(notes []note.Note) {
 	defer pc.closeOld()
 	if pc.dir == "" {
 		return
@@ -286,7 +287,7 @@ func (pc *parseCache) keep(notes []note.Note) {
 }
 
 // closeOld lets go of the store's file as it was read.
-func (pc *parseCache) closeOld() {
+func (pc *ParseCache) closeOld() {
 	if pc.file != nil {
 		pc.file.Close()
 		pc.file, pc.chunks = nil, nil
@@ -308,7 +309,7 @@ func chunkKey(entries []parsedEntry) [sha256.Size]byte {
 // the store's folder whose name it returns. A chunk the old file holds
 // under the same key is copied from it; the others are encoded (and
 // checked) on every core, and all are written in order.
-func (pc *parseCache) write(buckets [][]parsedEntry) (name string, err error) {
+func (pc *ParseCache) write(buckets [][]parsedEntry) (name string, err error) {
 	if err := os.MkdirAll(pc.dir, 0o755); err != nil {
 		return "", err
 	}
@@ -327,7 +328,7 @@ func (pc *parseCache) write(buckets [][]parsedEntry) (name string, err error) {
 	h := sha256.New()
 	w := bufio.NewWriter(f)
 	out := io.MultiWriter(w, h)
-	out.Write([]byte(parsedMagic))
+	out.Write([]byte(ParsedMagic))
 	out.Write(pc.key[:])
 	// A few chunks at a time: the file is never whole in memory.
 	wave := 4 * runtime.GOMAXPROCS(0)
@@ -357,7 +358,7 @@ func (pc *parseCache) write(buckets [][]parsedEntry) (name string, err error) {
 // chunksOf is the chunk of each of buckets (nil for an empty one) and
 // its key, made at once: copied from the old file when it holds the
 // chunk's key, else encoded and checked.
-func (pc *parseCache) chunksOf(buckets [][]parsedEntry) ([][]byte, [][sha256.Size]byte, error) {
+func (pc *ParseCache) chunksOf(buckets [][]parsedEntry) ([][]byte, [][sha256.Size]byte, error) {
 	chunks := make([][]byte, len(buckets))
 	keys := make([][sha256.Size]byte, len(buckets))
 	var g errgroup.Group
@@ -592,16 +593,16 @@ func (t tagged) value() any {
 // keepParsed gives the parse store's file the one a published build
 // wrote. A rename that fails leaves the old one, which holds only what
 // an earlier output published.
-func (s *pageStore) keepParsed() error {
+func (s *PageStore) keepParsed() error {
 	if s.parsed == "" {
 		return nil
 	}
-	return os.Rename(s.parsed, filepath.Join(s.dir, parsedFile))
+	return os.Rename(s.parsed, filepath.Join(s.dir, ParsedFile))
 }
 
-// discard removes the file the build wrote for the parse store, if it
+// Discard removes the file the build wrote for the parse store, if it
 // was not kept: the build was not published.
-func (pc *parseCache) discard() {
+func (pc *ParseCache) Discard() {
 	if pc == nil {
 		return
 	}
@@ -610,3 +611,10 @@ func (pc *parseCache) discard() {
 		os.Remove(pc.next)
 	}
 }
+
+// Next is the temporary file Keep wrote, which becomes the store's file
+// when the build is published (OpenPages takes it); "" when there is none.
+func (pc *ParseCache) Next() string { return pc.next }
+
+// Reuse is what the build took from the store.
+func (pc *ParseCache) Reuse() ParseReuse { return pc.reuse }
