@@ -79,7 +79,7 @@ func fill(rng *rand.Rand, p []byte) {
 // (scanCache: every note's text, as written and rendered, and the
 // cache's files as text) for gen.Sized(10_000), which a build and a
 // refresh now do before they write it (issue 29), and the encoding of
-// the cache's files (encodeCache, which writeCache did before too).
+// the cache's files (store.EncodeCache, which writeCache did before too).
 func BenchmarkCacheScan10k(b *testing.B) {
 	repo := b.TempDir()
 	if err := source.WriteRepo(repo, gen.Generate(gen.Sized(10_000)).Commits); err != nil {
@@ -92,18 +92,18 @@ func BenchmarkCacheScan10k(b *testing.B) {
 	docs := export.Documents(in.Export)
 	sdocs := search.DocsFromSite(docs)
 	snap := snapshotOf(docs, bootstrap.Build(docs), nil)
-	g, err := newCachedGraph(snap.Graph)
+	g, err := store.NewCachedGraph(snap.Graph)
 	if err != nil {
 		b.Fatal(err)
 	}
 	scan := in.Secrets.Scanner.Output(in.Secrets.Found)
-	files, err := encodeCache(snap, g)
+	files, err := store.EncodeCache(snap, g)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Run("encode", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := encodeCache(snap, g); err != nil {
+			if _, err := store.EncodeCache(snap, g); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/config"
 	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // The MCP server (SPEC §5.2): the query commands' answers for agents,
@@ -38,8 +39,8 @@ type mcpEngine struct {
 	// mu serialises the calls: a snapshot builds indexes on first use.
 	mu      sync.Mutex
 	held    *query.Snapshot
-	parts   indexer.Part // what held holds
-	fp      string       // the repository's fingerprint when held was read
+	parts   store.Part // what held holds
+	fp      string     // the repository's fingerprint when held was read
 	checked time.Time
 	fresh   time.Duration
 }
@@ -129,7 +130,7 @@ func newCheckingMCPServer(q queryFlags, stderr io.Writer, fresh time.Duration, t
 // snapshot is the query snapshot holding parts, as the CLI opens it;
 // the caller answers from it and then calls done, and no other call
 // runs in between.
-func (e *mcpEngine) snapshot(ctx context.Context, parts indexer.Part) (snap *query.Snapshot, done func(), err error) {
+func (e *mcpEngine) snapshot(ctx context.Context, parts store.Part) (snap *query.Snapshot, done func(), err error) {
 	e.mu.Lock()
 	if e.held != nil && parts&^e.parts == 0 {
 		if time.Since(e.checked) < e.fresh {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/config"
+	"github.com/engramhq/engram/indexer/store"
 	"github.com/engramhq/engram/indexer/tokens"
 )
 
@@ -60,7 +60,7 @@ func (e *mcpEngine) bootstrap(ctx context.Context, a bootstrapArgs) (js, md []by
 	if a.Budget < 0 || a.Budget > 100_000 {
 		return nil, nil, fmt.Errorf("budget is %d: give a number of tokens from 1 to 100000, or none for the repository's", a.Budget)
 	}
-	snap, done, err := e.snapshot(ctx, indexer.PartBootstrap)
+	snap, done, err := e.snapshot(ctx, store.PartBootstrap)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -2,8 +2,9 @@
 // safely: the output a build publishes (claimed by a lock, filled aside,
 // swapped in whole: output.go, swap.go), the lock files every writer of
 // a shared directory takes (lock_*.go), files replaced atomically
-// (atomic.go), and the stores a build keeps between builds beside the
-// query cache (CacheDir): the page store (pagecache.go: the rendered
+// (atomic.go), the query cache's files (querycache.go: the parts of a
+// query.Snapshot, its meta, the search index and similarity model) and
+// the stores a build keeps between builds beside it (CacheDir): the page store (pagecache.go: the rendered
 // pages), the notes as parsed (parsecache.go) and the sums of the output
 // files the secret scan passed (scanned.go).
 //
