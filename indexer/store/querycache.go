@@ -77,10 +77,45 @@ const (
 	similarFile = "similar.gob"
 )
 
-var partFiles = []struct {
+// cacheParts are the query cache's files, one row a part of a
+// query.Snapshot: the file, its encoding, and where the part is in a
+// snapshot (in, g its graph as cached). EncodeCache writes them in this
+// order and ReadSnapshot reads the rows of the parts a query asks for.
+// The documents are JSON, which keeps a rate of 0 apart from no rate
+// (gob drops both), a value a line (export.Encode: the scan hands
+// gitleaks the lines around a keyword); the graph and the bootstrap are
+// gob, which reads faster, and text is what the scan reads of one.
+var cacheParts = []cachePart{
+	{PartEpisodes, "episodes.json", func(s *query.Snapshot, _ *CachedGraph) any { return &s.Episodes }, nil},
+	{PartPatterns, "patterns.json", func(s *query.Snapshot, _ *CachedGraph) any { return &s.Patterns }, nil},
+	{PartAntipatterns, "antipatterns.json", func(s *query.Snapshot, _ *CachedGraph) any { return &s.Antipatterns }, nil},
+	{PartEvents, "events.json", func(s *query.Snapshot, _ *CachedGraph) any { return &s.Events }, nil},
+	{PartPending, "pending.json", func(s *query.Snapshot, _ *CachedGraph) any { return &s.Pending }, nil},
+	{PartGraph, "graph.gob", func(_ *query.Snapshot, g *CachedGraph) any { return g }, graphText},
+	{PartBootstrap, "bootstrap.gob", func(s *query.Snapshot, _ *CachedGraph) any { return &s.Bootstrap }, bootstrapText},
+}
+
+// cachePart is a row of cacheParts. A part with no text is a JSON file,
+// scanned as it is; one with text is gob.
+type cachePart struct {
 	part Part
 	name string
-}{{PartEpisodes, "episodes.json"}, {PartPatterns, "patterns.json"}, {PartGraph, "graph.gob"}, {PartAntipatterns, "antipatterns.json"}, {PartBootstrap, "bootstrap.gob"}, {PartEvents, "events.json"}, {PartPending, "pending.json"}}
+	in   func(s *query.Snapshot, g *CachedGraph) any
+	text func(s *query.Snapshot, g *CachedGraph) ([]byte, error)
+}
+
+// gob reports whether the part is a gob file.
+func (p cachePart) gob() bool { return p.text != nil }
+
+// graphText is the text of the cached graph: its ids and types.
+func graphText(_ *query.Snapshot, g *CachedGraph) ([]byte, error) {
+	return []byte(strings.Join(slices.Concat(g.IDs, g.Types, g.EdgeTypes), "\n")), nil
+}
+
+// bootstrapText is the text of the bootstrap, as JSON.
+func bootstrapText(s *query.Snapshot, _ *CachedGraph) ([]byte, error) {
+	return export.Encode(s.Bootstrap)
+}
 
 // CacheMeta is the query cache's meta.json: what made it, from what.
 type CacheMeta struct {
@@ -118,24 +153,12 @@ func ReadMeta(dir string) (CacheMeta, error) {
 func ReadSnapshot(dir string, meta CacheMeta, parts Part) (*query.Snapshot, error) {
 	snap := &query.Snapshot{ReferenceTime: meta.ReferenceTime, Commit: meta.Commit}
 	var g CachedGraph
-	targets := map[Part]any{PartEpisodes: &snap.Episodes, PartPatterns: &snap.Patterns, PartGraph: &g, PartAntipatterns: &snap.Antipatterns, PartBootstrap: &snap.Bootstrap, PartEvents: &snap.Events, PartPending: &snap.Pending}
-	for _, f := range partFiles {
-		if parts&f.part == 0 {
+	for _, p := range cacheParts {
+		if parts&p.part == 0 {
 			continue
 		}
-		file, err := os.Open(filepath.Join(dir, f.name))
-		if err != nil {
+		if err := p.read(dir, p.in(snap, &g)); err != nil {
 			return nil, err
-		}
-		r := bufio.NewReaderSize(file, 1<<16)
-		if strings.HasSuffix(f.name, ".gob") {
-			err = gob.NewDecoder(r).Decode(targets[f.part])
-		} else {
-			err = json.NewDecoder(r).Decode(targets[f.part])
-		}
-		file.Close()
-		if err != nil {
-			return nil, fmt.Errorf("cache %s: %w", f.name, err)
 		}
 	}
 	if parts&PartGraph != 0 {
@@ -227,36 +250,52 @@ type CacheFile struct {
 	Data, Text []byte
 }
 
-// EncodeCache encodes the files of a cache of snap (g its graph). The
-// documents are JSON, which keeps a rate of 0 apart from no rate (gob
-// drops both), a value a line (export.Encode: the scan hands gitleaks
-// the lines around a keyword); the graph and the bootstrap are gob,
-// which reads faster.
+// EncodeCache encodes the files of a cache of snap (g its graph), a
+// file a row of cacheParts.
 func EncodeCache(snap *query.Snapshot, g CachedGraph) ([]CacheFile, error) {
-	var files []CacheFile
-	for _, p := range []struct {
-		name string
-		v    any
-	}{{"episodes.json", snap.Episodes}, {"patterns.json", snap.Patterns}, {"antipatterns.json", snap.Antipatterns}, {"events.json", snap.Events}, {"pending.json", snap.Pending}} {
-		data, err := export.Encode(p.v)
+	files := make([]CacheFile, 0, len(cacheParts))
+	for _, p := range cacheParts {
+		f, err := p.encode(snap, &g)
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, CacheFile{p.name, data, data})
+		files = append(files, f)
 	}
-	var graph, boot bytes.Buffer
-	if err := gob.NewEncoder(&graph).Encode(g); err != nil {
-		return nil, err
+	return files, nil
+}
+
+// encode is the file of the part of snap (g its graph).
+func (p cachePart) encode(snap *query.Snapshot, g *CachedGraph) (CacheFile, error) {
+	if !p.gob() {
+		data, err := export.Encode(p.in(snap, g))
+		return CacheFile{p.name, data, data}, err
 	}
-	if err := gob.NewEncoder(&boot).Encode(snap.Bootstrap); err != nil {
-		return nil, err
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(p.in(snap, g)); err != nil {
+		return CacheFile{}, err
 	}
-	bootText, err := export.Encode(snap.Bootstrap)
+	text, err := p.text(snap, g)
+	return CacheFile{p.name, buf.Bytes(), text}, err
+}
+
+// read decodes the part's file in dir into v (where the part is in a
+// snapshot).
+func (p cachePart) read(dir string, v any) error {
+	file, err := os.Open(filepath.Join(dir, p.name))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	ids := strings.Join(slices.Concat(g.IDs, g.Types, g.EdgeTypes), "\n")
-	return append(files, CacheFile{"graph.gob", graph.Bytes(), []byte(ids)}, CacheFile{"bootstrap.gob", boot.Bytes(), bootText}), nil
+	defer file.Close()
+	r := bufio.NewReaderSize(file, 1<<16)
+	if p.gob() {
+		err = gob.NewDecoder(r).Decode(v)
+	} else {
+		err = json.NewDecoder(r).Decode(v)
+	}
+	if err != nil {
+		return fmt.Errorf("cache %s: %w", p.name, err)
+	}
+	return nil
 }
 
 // writeSearch writes the search index and the similarity model into a
