@@ -116,26 +116,26 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	// made from it holds what this build reads (dropStaleCache); a note
 	// edited during the build makes that cache stale, never wrongly fresh.
 	fp, fpErr := fingerprint(opt)
-	in, err := load(ctx, opt, &clock, true)
-	if err != nil {
+	st, err := pipeline(ctx, opt, &clock, true, func(in *Loaded) error {
+		r.Parses = in.parses.Reuse()
+		r.Commit, r.RefTime, r.BaseURL = in.Export.Commit, in.Export.ReferenceTime, in.BaseURL
+		r.Diagnostics = in.Diagnostics
+		r.Counts = in.Counts
+		if err := refuseSecrets(opt, in.Secrets); err != nil {
+			return err
+		}
+		return store.Interrupted(ctx)
+	})
+	if st.in == nil {
 		return r, cmp.Or(store.Interrupted(ctx), err)
 	}
-	r.Parses = in.parses.Reuse()
+	in, docs := st.in, st.docs
 	// The parse store's next file, written by load, is kept only by a
 	// published build (endPages renames it); otherwise it goes here.
 	defer in.parses.Discard()
-	r.Commit, r.RefTime, r.BaseURL = in.Export.Commit, in.Export.ReferenceTime, in.BaseURL
-	r.Diagnostics = in.Diagnostics
-	r.Counts = in.Counts
-	if err := refuseSecrets(opt, in.Secrets); err != nil {
+	if err != nil {
 		return r, err
 	}
-	if err := store.Interrupted(ctx); err != nil {
-		return r, err
-	}
-
-	clock.start("export")
-	docs := export.Documents(in.Export)
 	for k, v := range docs.Manifest.Counts {
 		r.Counts[k] = v
 	}
@@ -149,7 +149,7 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	if budget == 0 {
 		budget = *in.Config.Bootstrap.Budget
 	}
-	later, err := laterOf(ctx, &clock, docs, budget)
+	later, err := laterOf(ctx, &clock, docs, st.search, budget)
 	if err != nil {
 		return r, cmp.Or(store.Interrupted(ctx), err)
 	}

@@ -21,10 +21,10 @@ import (
 // episodes are the stage "similar", which overlaps the end of "export".
 // A build interrupted before "similar" begins, or while these run,
 // returns its interruption.
-func laterOf(ctx context.Context, clock *stopwatch, docs *export.Site, budget int) (export.Later, error) {
-	// The search documents serve the static index and the similar
-	// episodes alike.
-	sdocs := search.DocsFromSite(docs)
+//
+// sdocs are the search documents of docs (pipeline's), which serve the
+// static index and the similar episodes alike.
+func laterOf(ctx context.Context, clock *stopwatch, docs *export.Site, sdocs []search.Doc, budget int) (export.Later, error) {
 	var (
 		wg                          sync.WaitGroup
 		boot, static, schemas       []export.File

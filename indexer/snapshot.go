@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/engramhq/engram/indexer/bootstrap"
-	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/query"
 	"github.com/engramhq/engram/indexer/search"
 	"github.com/engramhq/engram/indexer/secrets"
@@ -77,21 +76,24 @@ func Snapshot(ctx context.Context, opt Options, parts store.Part) (*query.Snapsh
 // the secrets in its files or in what it would publish is refused, and
 // the cache removed.
 func refresh(ctx context.Context, opt Options, dir, fp string) (*query.Snapshot, SnapshotInfo, error) {
-	in, err := Load(ctx, opt)
+	var info SnapshotInfo
+	st, err := pipeline(ctx, opt, &stopwatch{r: &Report{}}, false, func(in *Loaded) error {
+		info = SnapshotInfo{Refreshed: true, Diagnostics: len(in.Diagnostics), Errors: in.Counts["errors"]}
+		if n := len(unallowed(in.Secrets.Found)); n > 0 {
+			err := fmt.Errorf("%w: %d secrets found in %s (engram check lists them, by rule and fingerprint); queries answer only from what a build publishes", ErrRefused, n, opt.Repo)
+			return errors.Join(err, store.RemoveCache(dir))
+		}
+		return nil
+	})
 	if err != nil {
-		if errors.Is(err, ErrRefused) {
+		if st.in == nil && errors.Is(err, ErrRefused) {
 			err = errors.Join(err, store.RemoveCache(dir))
 		}
-		return nil, SnapshotInfo{}, err
+		return nil, info, err
 	}
-	info := SnapshotInfo{Refreshed: true, Diagnostics: len(in.Diagnostics), Errors: in.Counts["errors"]}
-	if n := len(unallowed(in.Secrets.Found)); n > 0 {
-		err := fmt.Errorf("%w: %d secrets found in %s (engram check lists them, by rule and fingerprint); queries answer only from what a build publishes", ErrRefused, n, opt.Repo)
-		return nil, info, errors.Join(err, store.RemoveCache(dir))
-	}
-	site := export.Documents(in.Export)
-	docs := search.DocsFromSite(site)
-	snap := snapshotOf(site, bootstrap.Build(site), search.NewSimilarity(docs))
+	in := st.in
+	snap := snapshotOf(st.docs, bootstrap.Build(st.docs), search.NewSimilarity(st.search))
+	docs := st.search
 	info.CacheErr = writeCache(ctx, dir, opt, fp, snap, docs, in.Secrets.Scanner.Output(in.Secrets.Found))
 	if errors.Is(info.CacheErr, ErrRefused) {
 		return nil, info, info.CacheErr
