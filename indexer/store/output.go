@@ -157,7 +157,7 @@ func (o *Output) Publish(ctx context.Context, fill func(dir string) error) error
 // ctx themselves, so that Ctrl-C stops a build within a stage's step.
 func Interrupted(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("build Interrupted; the previous output is intact: %w", err)
+		return fmt.Errorf("build interrupted; the previous output is intact: %w", err)
 	}
 	return nil
 }
