@@ -159,7 +159,7 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	if err != nil {
 		return r, err
 	}
-	// The pages earlier builds rendered (pagecache.go). A page is kept
+	// The pages earlier builds rendered (store/pagecache.go). A page is kept
 	// only by a build whose output passed the secret scan, and its key
 	// has the scanner's: a page reused is one the same scan passed, and
 	// is not scanned again.
@@ -202,7 +202,7 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	}
 	if err == nil {
 		// The query cache and the search index serve the queries, never
-		// the site: the first query after a build makes them (cache.go).
+		// the site: the first query after a build makes them (snapshot.go).
 		// One made from another state of the repository may hold what
 		// this build no longer publishes (a note turned private), and goes.
 		r.CacheErr = dropStaleCache(opt, fp, fpErr)
@@ -214,7 +214,7 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 // endPages ends the build's use of the page store as its output ended
 // (err, nil when published): the store keeps the pages of a published
 // output, the pages it reused when the output's scan refused it, and
-// otherwise what it kept before (pagecache.go). A store left holding
+// otherwise what it kept before (store/pagecache.go). A store left holding
 // pages a refused or failed build rendered is an error of the build.
 func endPages(pages *store.PageStore, err error) (store.PageReuse, error) {
 	switch {

@@ -45,7 +45,7 @@ type Loaded struct {
 	// BaseURL is where the site lives, and which setting said so.
 	BaseURL BaseURL
 	// parses is the parse store this load read and what it will keep;
-	// nil when it used none (parsecache.go).
+	// nil when it used none (store/parsecache.go).
 	parses *store.ParseCache
 }
 

@@ -81,8 +81,8 @@ type txn struct {
 	paths  []string
 	undo   []func()
 	// notes are the repository's notes as a build reads them, and scan
-	// its secret scanner, each made when first needed (write_find.go,
-	// write_check.go).
+	// its secret scanner, each made when first needed (find.go,
+	// check.go).
 	notes *noteIndex
 	scan  *secrets.Scanner
 }
@@ -183,7 +183,7 @@ func (t *txn) create(p string, data []byte) { t.plan = append(t.plan, change{p, 
 func (t *txn) replace(p string, data []byte) { t.plan = append(t.plan, change{p, data, false}) }
 
 // apply checks every file of the plan (inside the repository, no secret:
-// write_check.go) before it writes any, then writes them.
+// check.go) before it writes any, then writes them.
 func (t *txn) apply() error {
 	for _, c := range t.plan {
 		if err := t.check(c.path, c.data); err != nil {
