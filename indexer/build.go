@@ -176,14 +176,14 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 		// The JSON API and the pages only read the documents and go to
 		// different folders: make them at the same time. The API's files
 		// are also the JSON twins of the pages that show them.
-		// store.WriteFiles lets go of each file's bytes once written (700 MB
+		// store.WriteOutput lets go of each file's bytes once written (700 MB
 		// at 100,000 notes): Render is given their paths only.
 		paths := export.Paths(files)
 		var sums map[string]secrets.Sum
 		written := make(chan error, 1)
 		go func() {
 			var err error
-			sums, err = store.WriteFiles(ctx, dir, files)
+			sums, err = store.WriteOutput(ctx, dir, files)
 			written <- err
 		}()
 		done, err := site.Render(ctx, pub, dir, site.Options{Log: opt.Log, API: paths, Stage: clock.start, Pages: pageCache, PageSalt: outKey[:]})

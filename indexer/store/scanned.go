@@ -18,7 +18,7 @@ import (
 // (issue 30). An API file of a note that did not change is the same
 // bytes, so a one-note edit scans one note's files, not the corpus's;
 // and the build hashes the files it writes as it writes them
-// (store.WriteFiles), so such a file is not even read back.
+// (WriteOutput), so such a file is not even read back.
 //
 // It is written only with the index of a published build (commit), and
 // holds hashes, never text: what a refused build's output held is never

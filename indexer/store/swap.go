@@ -55,13 +55,13 @@ func removeStale(parent, prefix string) {
 	}
 }
 
-// WriteFiles writes files under dir, until ctx ends, from several
+// WriteOutput writes files under dir, until ctx ends, from several
 // goroutines at once (creating a file costs more than its bytes). It lets
 // go of each file's bytes once written (its Data is nil after): a build
 // does not hold the API's bytes while Hugo renders. It returns the
 // SHA-256 of each file's bytes by its path, hashed as it was written, so
 // that the scan of the output need not read an unchanged file back.
-func WriteFiles(ctx context.Context, dir string, files []export.File) (map[string]secrets.Sum, error) {
+func WriteOutput(ctx context.Context, dir string, files []export.File) (map[string]secrets.Sum, error) {
 	sums := make([]secrets.Sum, len(files))
 	var (
 		mu   sync.Mutex
