@@ -17,6 +17,7 @@ import (
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/store"
 	"github.com/engramhq/engram/indexer/tokens"
 )
 
@@ -124,7 +125,7 @@ func TestAgentFormatsGenerated(t *testing.T) {
 		if n := tokens.Count(string(bjs)); n > 2000 || n != b.Tokens || b.BudgetTokens != 2000 || tokens.Count(string(md)) > 2000 {
 			t.Errorf("default: json %d tokens (says %d), md %d, budget %d", n, b.Tokens, tokens.Count(string(md)), b.BudgetTokens)
 		}
-		snap, _, err := indexer.Snapshot(context.Background(), indexer.Options{Repo: repo, Out: out}, indexer.PartBootstrap)
+		snap, _, err := indexer.Snapshot(context.Background(), indexer.Options{Repo: repo, Out: out}, store.PartBootstrap)
 		if err != nil {
 			t.Fatal(err)
 		}

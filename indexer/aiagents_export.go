@@ -7,6 +7,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/aiagents/exporter"
 	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // AIAgentsExport is what ExportAIAgents wrote.
@@ -47,7 +48,7 @@ func ExportAIAgents(ctx context.Context, opt Options, dir string) (AIAgentsExpor
 	}
 	res.Episodes = len(files) - 1 // the last is the graph
 	for _, f := range files {
-		if err := replaceFile(filepath.Join(dir, filepath.FromSlash(f.Path)), f.Data); err != nil {
+		if err := store.ReplaceFile(filepath.Join(dir, filepath.FromSlash(f.Path)), f.Data); err != nil {
 			return res, fmt.Errorf("export: %w", err)
 		}
 	}

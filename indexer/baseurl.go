@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/engramhq/engram/indexer/config"
 )
 
 // BaseURL is where the published site lives (SPEC §4, "Where the site
@@ -45,14 +47,14 @@ func resolveBaseURL(opt Options, configured string) (BaseURL, error) {
 	var b BaseURL
 	switch {
 	case opt.BaseURL != "":
-		if err := checkBaseURL(opt.BaseURL); err != nil {
+		if err := config.CheckBaseURL(opt.BaseURL); err != nil {
 			return b, fmt.Errorf("--base-url: %w", err)
 		}
 		b = BaseURL{URL: opt.BaseURL, From: "--base-url"}
 	case configured != "":
-		b = BaseURL{URL: configured, From: ConfigFile}
+		b = BaseURL{URL: configured, From: config.File}
 	case opt.HostURL != "":
-		if err := checkBaseURL(opt.HostURL); err != nil || !hasHost(opt.HostURL) {
+		if err := config.CheckBaseURL(opt.HostURL); err != nil || !hasHost(opt.HostURL) {
 			return BaseURL{Why: fmt.Sprintf("%s is %q, not an http(s) URL", opt.HostURLFrom, opt.HostURL)}, nil
 		}
 		b = BaseURL{URL: opt.HostURL, From: opt.HostURLFrom}
@@ -74,7 +76,7 @@ func hasHost(s string) bool {
 // site (engram mcp --base-url): an http(s) URL with a host, as
 // engram.toml's base_url would be checked. It returns it ending in "/".
 func AbsoluteBaseURL(s string) (string, error) {
-	if err := checkBaseURL(s); err != nil {
+	if err := config.CheckBaseURL(s); err != nil {
 		return "", err
 	}
 	if !hasHost(s) {

@@ -21,11 +21,9 @@ import (
 	"github.com/engramhq/engram/indexer/routes"
 	"github.com/engramhq/engram/indexer/search"
 	"github.com/engramhq/engram/indexer/secrets"
+	"github.com/engramhq/engram/indexer/store"
 	"github.com/engramhq/engram/site"
 )
-
-// Version is engram's version, written into every manifest.
-const Version = "0.1.0"
 
 // Options are the inputs of one build. The zero value builds "." into
 // "public".
@@ -79,9 +77,9 @@ type Report struct {
 	// next query replaces that cache.
 	CacheErr error
 	// Pages is what the build took from the page store and kept in it.
-	Pages PageReuse
+	Pages store.PageReuse
 	// Parses is what the build took from the parse store.
-	Parses ParseReuse
+	Parses store.ParseReuse
 }
 
 // Stage is the time one stage took. Times go to the report, never into
@@ -109,52 +107,52 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	r := &Report{Repo: opt.Repo, Out: opt.Out}
 	clock := stopwatch{r: r, progress: opt.Progress}
 	// The output is checked and locked before anything is read or written.
-	out, err := claimOutput(ctx, opt.Out, opt.Repo, opt.Log)
+	out, err := store.ClaimOutput(ctx, opt.Out, opt.Repo, opt.Log)
 	if err != nil {
 		return r, err
 	}
-	defer out.release()
+	defer out.Release()
 
 	// The fingerprint is taken before anything is read: a query cache
 	// made from it holds what this build reads (dropStaleCache); a note
 	// edited during the build makes that cache stale, never wrongly fresh.
 	fp, fpErr := fingerprint(opt)
-	in, err := load(ctx, opt, &clock, true)
-	if err != nil {
-		return r, cmp.Or(interrupted(ctx), err)
+	st, err := pipeline(ctx, opt, &clock, true, func(in *Loaded) error {
+		r.Parses = in.parses.Reuse()
+		r.Commit, r.RefTime, r.BaseURL = in.Export.Commit, in.Export.ReferenceTime, in.BaseURL
+		r.Diagnostics = in.Diagnostics
+		r.Counts = in.Counts
+		if err := refuseSecrets(opt, in.Secrets); err != nil {
+			return err
+		}
+		return store.Interrupted(ctx)
+	})
+	if st.in == nil {
+		return r, cmp.Or(store.Interrupted(ctx), err)
 	}
-	r.Parses = in.parses.reuse
+	in, docs := st.in, st.docs
 	// The parse store's next file, written by load, is kept only by a
 	// published build (endPages renames it); otherwise it goes here.
-	defer in.parses.discard()
-	r.Commit, r.RefTime, r.BaseURL = in.Export.Commit, in.Export.ReferenceTime, in.BaseURL
-	r.Diagnostics = in.Diagnostics
-	r.Counts = in.Counts
-	if err := refuseSecrets(opt, in.Secrets); err != nil {
+	defer in.parses.Discard()
+	if err != nil {
 		return r, err
 	}
-	if err := interrupted(ctx); err != nil {
-		return r, err
-	}
-
-	clock.start("export")
-	docs := export.Documents(in.Export)
 	for k, v := range docs.Manifest.Counts {
 		r.Counts[k] = v
 	}
 	if err := refuseShrink(opt, docs, r); err != nil {
 		return r, err
 	}
-	if err := interrupted(ctx); err != nil {
+	if err := store.Interrupted(ctx); err != nil {
 		return r, err
 	}
 	budget := opt.Budget
 	if budget == 0 {
 		budget = *in.Config.Bootstrap.Budget
 	}
-	later, err := laterOf(ctx, &clock, docs, budget)
+	later, err := laterOf(ctx, &clock, docs, st.search, budget)
 	if err != nil {
-		return r, cmp.Or(interrupted(ctx), err)
+		return r, cmp.Or(store.Interrupted(ctx), err)
 	}
 	pub := docs.With(later)
 	clock.start("api")
@@ -162,31 +160,31 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 	if err != nil {
 		return r, err
 	}
-	// The pages earlier builds rendered (pagecache.go). A page is kept
+	// The pages earlier builds rendered (store/pagecache.go). A page is kept
 	// only by a build whose output passed the secret scan, and its key
 	// has the scanner's: a page reused is one the same scan passed, and
 	// is not scanned again.
 	outScan := in.Secrets.Scanner.Output(in.Secrets.Found)
 	outKey := outScan.Key()
 	var pageCache site.PageCache
-	store, err := openPages(opt, in.parses.next)
+	pages, err := store.OpenPages(opt.Repo, opt.CacheDir, in.parses.Next())
 	if err != nil {
 		r.Pages.Err = err
 	} else {
-		pageCache = store
+		pageCache = pages
 	}
-	err = out.publish(ctx, func(dir string) error {
+	err = out.Publish(ctx, func(dir string) error {
 		// The JSON API and the pages only read the documents and go to
 		// different folders: make them at the same time. The API's files
 		// are also the JSON twins of the pages that show them.
-		// writeFiles lets go of each file's bytes once written (700 MB
+		// store.WriteOutput lets go of each file's bytes once written (700 MB
 		// at 100,000 notes): Render is given their paths only.
 		paths := export.Paths(files)
 		var sums map[string]secrets.Sum
 		written := make(chan error, 1)
 		go func() {
 			var err error
-			sums, err = writeFiles(ctx, dir, files)
+			sums, err = store.WriteOutput(ctx, dir, files)
 			written <- err
 		}()
 		done, err := site.Render(ctx, pub, dir, site.Options{Log: opt.Log, API: paths, Stage: clock.start, Pages: pageCache, PageSalt: outKey[:]})
@@ -194,18 +192,18 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 			return err
 		}
 		clock.start("secrets-out")
-		return scanOutput(ctx, outScan, dir, done.Reused, sums, store)
+		return scanOutput(ctx, outScan, dir, done.Reused, sums, pages)
 	})
-	if store != nil {
+	if pages != nil {
 		var perr error
-		r.Pages, perr = endPages(store, err)
+		r.Pages, perr = endPages(pages, err)
 		if err != nil {
 			err = errors.Join(err, perr)
 		}
 	}
 	if err == nil {
 		// The query cache and the search index serve the queries, never
-		// the site: the first query after a build makes them (cache.go).
+		// the site: the first query after a build makes them (snapshot.go).
 		// One made from another state of the repository may hold what
 		// this build no longer publishes (a note turned private), and goes.
 		r.CacheErr = dropStaleCache(opt, fp, fpErr)
@@ -217,23 +215,23 @@ func build(ctx context.Context, opt Options) (*Report, error) {
 // endPages ends the build's use of the page store as its output ended
 // (err, nil when published): the store keeps the pages of a published
 // output, the pages it reused when the output's scan refused it, and
-// otherwise what it kept before (pagecache.go). A store left holding
+// otherwise what it kept before (store/pagecache.go). A store left holding
 // pages a refused or failed build rendered is an error of the build.
-func endPages(store *pageStore, err error) (PageReuse, error) {
+func endPages(pages *store.PageStore, err error) (store.PageReuse, error) {
 	switch {
 	case err == nil:
-		r, err := store.commit()
+		r, err := pages.Commit()
 		r.Err = err
 		return r, nil
 	case errors.Is(err, ErrRefused):
-		err = store.refuse()
+		err = pages.Refuse()
 	default:
-		err = store.abort()
+		err = pages.Abort()
 	}
 	if err != nil {
-		return PageReuse{}, fmt.Errorf("the page store may still hold pages of this build, which the next build removes: %w", err)
+		return store.PageReuse{}, fmt.Errorf("the page store may still hold pages of this build, which the next build removes: %w", err)
 	}
-	return PageReuse{}, nil
+	return store.PageReuse{}, nil
 }
 
 // refuseSecrets refuses a build whose files hold secrets that
@@ -254,22 +252,22 @@ func refuseSecrets(opt Options, sec *secrets.Input) error {
 // the page store, which the same scan passed, are not scanned again, nor
 // the files the build wrote (written: their sums as hashed when written)
 // with bytes the scan passed in the output last published.
-func scanOutput(ctx context.Context, scan *secrets.Scanner, dir string, reused []string, written map[string]secrets.Sum, store *pageStore) error {
+func scanOutput(ctx context.Context, scan *secrets.Scanner, dir string, reused []string, written map[string]secrets.Sum, pages *store.PageStore) error {
 	skip := make(map[string]bool, len(reused))
 	for _, p := range reused {
 		skip[p] = true
 	}
 	key := scan.Key()
 	var known map[secrets.Sum]bool
-	if store != nil {
-		known = store.knownScanned(key)
+	if pages != nil {
+		known = pages.KnownScanned(key)
 	}
 	found, sums, err := scan.ScanDirKnown(ctx, dir, skip, known, written)
 	if err != nil {
 		return fmt.Errorf("scan the output for secrets: %w", err)
 	}
-	if len(found) == 0 && store != nil {
-		store.passScanned(key, sums, known)
+	if len(found) == 0 && pages != nil {
+		pages.PassScanned(key, sums, known)
 	}
 	if len(found) == 0 {
 		return nil
@@ -406,7 +404,7 @@ func refuseShrink(opt Options, docs *export.Site, r *Report) error {
 	if total == 0 {
 		return fmt.Errorf("%w: no notes to publish in %s (episodes go in episodes/, patterns in patterns/; see engram.toml [paths])", ErrRefused, opt.Repo)
 	}
-	if prev, ok := previousNoteCount(opt.Out); ok && total*2 < prev {
+	if prev, ok := store.PreviousNoteCount(opt.Out); ok && total*2 < prev {
 		return fmt.Errorf("%w: this build publishes %d notes, fewer than half of the %d the current output has; rerun with --force if that is intended", ErrRefused, total, prev)
 	}
 	return nil

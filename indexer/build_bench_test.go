@@ -12,6 +12,7 @@ import (
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // The build and query benchmarks of this file run on a generated
@@ -84,7 +85,7 @@ func BenchmarkSearch(b *testing.B) {
 	repo := benchRepo(b)
 	search := func(b *testing.B, cache string) {
 		b.Helper()
-		snap, _, err := indexer.Snapshot(context.Background(), indexer.Options{Repo: repo, CacheDir: cache}, indexer.PartSearch)
+		snap, _, err := indexer.Snapshot(context.Background(), indexer.Options{Repo: repo, CacheDir: cache}, store.PartSearch)
 		if err != nil {
 			b.Fatal(err)
 		}

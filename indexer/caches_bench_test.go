@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/search"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/store"
 	"github.com/engramhq/engram/site"
 )
 
@@ -27,21 +29,21 @@ func BenchmarkPageStore10k(b *testing.B) {
 			page := make([]byte, size)
 			fill(rand.New(rand.NewPCG(1, 2)), page)
 			keys := make([]site.PageKey, pages)
-			s, err := openPages(opt)
+			s, err := store.OpenPages(opt.Repo, opt.CacheDir)
 			if err != nil {
 				b.Fatal(err)
 			}
 			for i := range keys {
-				keys[i] = key(fmt.Sprint(i))
+				keys[i] = pageKey(fmt.Sprint(i))
 				s.Put(keys[i], stamp(page, keys[i]))
 			}
-			if _, err := s.commit(); err != nil {
+			if _, err := s.Commit(); err != nil {
 				b.Fatal(err)
 			}
 			round := 0
 			for b.Loop() {
 				round++
-				s, err := openPages(opt)
+				s, err := store.OpenPages(opt.Repo, opt.CacheDir)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -50,10 +52,10 @@ func BenchmarkPageStore10k(b *testing.B) {
 						s.Get(k)
 						continue
 					}
-					keys[i] = key(fmt.Sprint(i, "-", round))
+					keys[i] = pageKey(fmt.Sprint(i, "-", round))
 					s.Put(keys[i], stamp(page, keys[i]))
 				}
-				if _, err := s.commit(); err != nil {
+				if _, err := s.Commit(); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -77,7 +79,7 @@ func fill(rng *rand.Rand, p []byte) {
 // (scanCache: every note's text, as written and rendered, and the
 // cache's files as text) for gen.Sized(10_000), which a build and a
 // refresh now do before they write it (issue 29), and the encoding of
-// the cache's files (encodeCache, which writeCache did before too).
+// the cache's files (store.EncodeCache, which writeCache did before too).
 func BenchmarkCacheScan10k(b *testing.B) {
 	repo := b.TempDir()
 	if err := source.WriteRepo(repo, gen.Generate(gen.Sized(10_000)).Commits); err != nil {
@@ -90,18 +92,18 @@ func BenchmarkCacheScan10k(b *testing.B) {
 	docs := export.Documents(in.Export)
 	sdocs := search.DocsFromSite(docs)
 	snap := snapshotOf(docs, bootstrap.Build(docs), nil)
-	g, err := newCachedGraph(snap.Graph)
+	g, err := store.NewCachedGraph(snap.Graph)
 	if err != nil {
 		b.Fatal(err)
 	}
 	scan := in.Secrets.Scanner.Output(in.Secrets.Found)
-	files, err := encodeCache(snap, g)
+	files, err := store.EncodeCache(snap, g)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Run("encode", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := encodeCache(snap, g); err != nil {
+			if _, err := store.EncodeCache(snap, g); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -114,3 +116,6 @@ func BenchmarkCacheScan10k(b *testing.B) {
 		}
 	})
 }
+
+// pageKey is the page key of s, as the page store's tests make one.
+func pageKey(s string) site.PageKey { return site.PageKey(sha256.Sum256([]byte(s))) }

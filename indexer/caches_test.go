@@ -12,6 +12,7 @@ import (
 
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/secrets/secretstest"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // SPEC §6: "Caches hold only what was published. The page store and the
@@ -65,7 +66,7 @@ func TestCachesKeepNoRefusedSecret(t *testing.T) {
 			repo := writeRepo(t, map[string][]byte{"episodes/leak.md": []byte(data)})
 			cache, out := t.TempDir(), filepath.Join(t.TempDir(), "public")
 			opt := indexer.Options{Repo: repo, Out: out, CacheDir: cache}
-			_, _, err := indexer.Snapshot(context.Background(), opt, indexer.PartEpisodes|indexer.PartSearch)
+			_, _, err := indexer.Snapshot(context.Background(), opt, store.PartEpisodes|store.PartSearch)
 			if !errors.Is(err, indexer.ErrRefused) {
 				t.Errorf("a query: %v, want refused", err)
 			} else if secretstest.Holds([]byte(err.Error()), k.Secret) {
@@ -135,7 +136,7 @@ func TestCachesForgetPrivateNote(t *testing.T) {
 			// query returns how many search results the mark has.
 			query := func() int {
 				t.Helper()
-				snap, _, err := indexer.Snapshot(context.Background(), opt, indexer.PartEpisodes|indexer.PartSearch)
+				snap, _, err := indexer.Snapshot(context.Background(), opt, store.PartEpisodes|store.PartSearch)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -185,7 +186,7 @@ func TestRefusalDropsQueryCache(t *testing.T) {
 	if _, err := indexer.Build(context.Background(), opt); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := indexer.Snapshot(context.Background(), opt, indexer.PartEpisodes); err != nil {
+	if _, _, err := indexer.Snapshot(context.Background(), opt, store.PartEpisodes); err != nil {
 		t.Fatal(err)
 	}
 	if len(holding(t, cache, privateMark, queryCache)) == 0 {
@@ -203,7 +204,7 @@ func TestRefusalDropsQueryCache(t *testing.T) {
 	if where := holding(t, cache, privateMark, queryCache); len(where) > 0 {
 		t.Errorf("after the refused build, the query cache still holds the note turned private in %v", where)
 	}
-	if _, _, err := indexer.Snapshot(context.Background(), opt, indexer.PartEpisodes); !errors.Is(err, indexer.ErrRefused) {
+	if _, _, err := indexer.Snapshot(context.Background(), opt, store.PartEpisodes); !errors.Is(err, indexer.ErrRefused) {
 		t.Errorf("a query: %v, want refused as the build is", err)
 	}
 	if where := holding(t, cache, privateMark, queryCache); len(where) > 0 {
@@ -340,7 +341,7 @@ func TestBuildLeavesQueryCacheToQueries(t *testing.T) {
 			opt := indexer.Options{Repo: repo, Out: filepath.Join(t.TempDir(), "public"), CacheDir: cache}
 			search := func() (hits int, info indexer.SnapshotInfo) {
 				t.Helper()
-				snap, info, err := indexer.Snapshot(context.Background(), opt, indexer.PartEpisodes|indexer.PartSearch)
+				snap, info, err := indexer.Snapshot(context.Background(), opt, store.PartEpisodes|store.PartSearch)
 				if err != nil {
 					t.Fatal(err)
 				}

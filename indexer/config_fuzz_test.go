@@ -12,6 +12,8 @@ import (
 	"testing/fstest"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/engramhq/engram/indexer/config"
 )
 
 // configSeeds are engram.toml files, good and bad: every key, wrong
@@ -59,16 +61,16 @@ func FuzzLoadConfig(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, diags, err := loadConfig(fstest.MapFS{ConfigFile: {Data: data}})
+		c, diags, err := config.Load(fstest.MapFS{config.File: {Data: data}})
 		lines := bytes.Count(data, []byte("\n")) + 1
 		for _, d := range diags {
-			if d.Path != ConfigFile || d.Line < 1 || d.Line > lines || d.Rule == "" || d.Message == "" {
+			if d.Path != config.File || d.Line < 1 || d.Line > lines || d.Rule == "" || d.Message == "" {
 				t.Errorf("diagnostic %#v has no path, rule or message, or a line outside 1..%d", d, lines)
 			}
 		}
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), ConfigFile) {
-				t.Fatalf("error %q does not name %s", err, ConfigFile)
+			if !strings.HasPrefix(err.Error(), config.File) {
+				t.Fatalf("error %q does not name %s", err, config.File)
 			}
 			return
 		}
@@ -81,7 +83,7 @@ func FuzzLoadConfig(f *testing.F) {
 		if err := toml.NewEncoder(&buf).Encode(c); err != nil {
 			t.Fatalf("a loaded config does not encode: %v", err)
 		}
-		back, _, err := loadConfig(fstest.MapFS{ConfigFile: {Data: buf.Bytes()}})
+		back, _, err := config.Load(fstest.MapFS{config.File: {Data: buf.Bytes()}})
 		if err != nil {
 			t.Fatalf("a loaded config, written out, does not load: %v\n%s", err, buf.Bytes())
 		}
@@ -92,12 +94,12 @@ func FuzzLoadConfig(f *testing.F) {
 }
 
 // checkConfig asserts what Validate promises of a config it accepted.
-func checkConfig(t *testing.T, c Config) {
+func checkConfig(t *testing.T, c config.Config) {
 	t.Helper()
 	if c.Title == "" || (c.BaseURL != "" && !strings.HasSuffix(c.BaseURL, "/")) || len(c.Paths.Episodes) == 0 || len(c.Paths.Patterns) == 0 {
 		t.Fatalf("defaults not filled: %+v", c)
 	}
-	if err := checkBaseURL(c.BaseURL); c.BaseURL != "" && err != nil {
+	if err := config.CheckBaseURL(c.BaseURL); c.BaseURL != "" && err != nil {
 		t.Fatalf("accepted base_url %q is invalid: %v", c.BaseURL, err)
 	}
 	if c.Antipatterns.MaxSuccess == nil || c.Antipatterns.MinOccurrences == nil || c.Decay.Lambda == nil ||
@@ -159,7 +161,7 @@ func TestConfigBaseURL(t *testing.T) {
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			doc := "base_url = " + strconv.Quote(tc.in) + "\n"
-			c, _, err := loadConfig(fstest.MapFS{ConfigFile: {Data: []byte(doc)}})
+			c, _, err := config.Load(fstest.MapFS{config.File: {Data: []byte(doc)}})
 			if tc.want != "" {
 				if err != nil || c.BaseURL != tc.want {
 					t.Fatalf("engram.toml %s: base URL %q, %v; want %q", doc, c.BaseURL, err, tc.want)
@@ -169,11 +171,11 @@ func TestConfigBaseURL(t *testing.T) {
 			if err == nil {
 				t.Fatalf("engram.toml %s accepted as %q", doc, c.BaseURL)
 			}
-			if msg := err.Error(); !strings.HasPrefix(msg, ConfigFile+": ") || !strings.Contains(msg, "base_url") {
-				t.Errorf("error %q names neither %s nor base_url", msg, ConfigFile)
+			if msg := err.Error(); !strings.HasPrefix(msg, config.File+": ") || !strings.Contains(msg, "base_url") {
+				t.Errorf("error %q names neither %s nor base_url", msg, config.File)
 			}
 			// --base-url: Load validates the flag the same way.
-			var flag Config
+			var flag config.Config
 			flag.BaseURL = tc.in
 			if err := flag.Validate(); err == nil || !strings.Contains(err.Error(), "base_url") {
 				t.Errorf("--base-url %q: %v", tc.in, err)
@@ -197,9 +199,9 @@ func TestResolveBaseURL(t *testing.T) {
 	}{
 		{"nothing", Options{}, "", "", "", "", false},
 		{"flag", Options{BaseURL: "https://a.example/m", HostURL: "https://b.example/"}, "https://c.example/", "https://a.example/m/", "--base-url", "", true},
-		{"engram.toml", Options{HostURL: "https://b.example/"}, "https://c.example/", "https://c.example/", ConfigFile, "", true},
+		{"engram.toml", Options{HostURL: "https://b.example/"}, "https://c.example/", "https://c.example/", config.File, "", true},
 		{"host", host, "", "https://deploy-preview-4--memory.netlify.app/", "$DEPLOY_PRIME_URL", "", true},
-		{"root path", Options{}, "/", "/", ConfigFile, "", false},
+		{"root path", Options{}, "/", "/", config.File, "", false},
 		{"path", Options{BaseURL: "/memory"}, "", "/memory/", "--base-url", "", false},
 		{"host not a URL", Options{HostURL: "memory.example", HostURLFrom: "$URL"}, "", "", "", `$URL is "memory.example", not an http(s) URL`, false},
 		{"host javascript", Options{HostURL: "javascript:alert(1)", HostURLFrom: "$URL"}, "", "", "", `$URL is "javascript:alert(1)", not an http(s) URL`, false},

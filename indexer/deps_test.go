@@ -81,6 +81,14 @@ var layers = [][]string{
 	{"indexer/search", "indexer/bootstrap", "site/internal/chart"},
 	// what answers from them: queries, pages
 	{"indexer/query", "site"},
+	// engram.toml and engram's version
+	{"indexer/config"},
+	// what engram keeps on disk: the output, the query cache and the
+	// stores beside it, locks
+	{"indexer/store"},
+	// the write path: the notes, events and feedback engram writes into
+	// a repository (the write commands, MCP write tools, import, extract)
+	{"indexer/write"},
 	// the orchestrator, then the command line
 	{"indexer"},
 	// tests of built sites, in a browser: helpers and their packages

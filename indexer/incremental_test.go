@@ -19,6 +19,7 @@ import (
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // TestIncrementalEqualsFull applies 50 random edits to a repository one
@@ -42,7 +43,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	e := &editor{t: t, repo: repo, rng: rand.New(rand.NewPCG(17, 2026)), when: corpus.Commits[len(corpus.Commits)-1].When}
 	cache, out := t.TempDir(), filepath.Join(t.TempDir(), "public")
 	parsesReused := 0
-	incremental := func() indexer.PageReuse {
+	incremental := func() store.PageReuse {
 		r, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, CacheDir: cache, Force: true})
 		if err != nil {
 			t.Fatalf("incremental build: %v", err)
@@ -288,7 +289,7 @@ func TestPerNoteFilesIgnoreTheClock(t *testing.T) {
 	}
 	last := corpus.Commits[len(corpus.Commits)-1].When
 	cache, out := t.TempDir(), filepath.Join(t.TempDir(), "public")
-	build := func(now *time.Time) (map[string][]byte, indexer.PageReuse) {
+	build := func(now *time.Time) (map[string][]byte, store.PageReuse) {
 		t.Helper()
 		r, err := indexer.Build(context.Background(), indexer.Options{Repo: repo, Out: out, CacheDir: cache, Force: true, Now: now})
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/engramhq/engram/indexer/bootstrap"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/search"
+	"github.com/engramhq/engram/indexer/store"
 	"github.com/engramhq/engram/site"
 )
 
@@ -20,10 +21,10 @@ import (
 // episodes are the stage "similar", which overlaps the end of "export".
 // A build interrupted before "similar" begins, or while these run,
 // returns its interruption.
-func laterOf(ctx context.Context, clock *stopwatch, docs *export.Site, budget int) (export.Later, error) {
-	// The search documents serve the static index and the similar
-	// episodes alike.
-	sdocs := search.DocsFromSite(docs)
+//
+// sdocs are the search documents of docs (pipeline's), which serve the
+// static index and the similar episodes alike.
+func laterOf(ctx context.Context, clock *stopwatch, docs *export.Site, sdocs []search.Doc, budget int) (export.Later, error) {
 	var (
 		wg                 sync.WaitGroup
 		boot, static       []export.File
@@ -36,7 +37,7 @@ func laterOf(ctx context.Context, clock *stopwatch, docs *export.Site, budget in
 		boot, areas, bootErr = bootstrapFiles(whole, slices, budget)
 	})
 	wg.Go(func() { static, staticErr = search.StaticFiles(search.StaticDocs(sdocs)) })
-	if err := interrupted(ctx); err == nil {
+	if err := store.Interrupted(ctx); err == nil {
 		end := clock.begin("similar")
 		wg.Go(func() {
 			defer end()
@@ -44,7 +45,7 @@ func laterOf(ctx context.Context, clock *stopwatch, docs *export.Site, budget in
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(interrupted(ctx), bootErr, staticErr); err != nil {
+	if err := errors.Join(store.Interrupted(ctx), bootErr, staticErr); err != nil {
 		return export.Later{}, err
 	}
 	return export.Later{Similar: similar, Budget: budget, Files: slices.Concat(boot, static), Slices: areas, Docs: laterDocs()}, nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/aiagents"
 	"github.com/engramhq/engram/indexer/causal"
+	"github.com/engramhq/engram/indexer/config"
 	"github.com/engramhq/engram/indexer/events"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/lessons"
@@ -25,12 +26,13 @@ import (
 	"github.com/engramhq/engram/indexer/search"
 	"github.com/engramhq/engram/indexer/secrets"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // Loaded is a repository read, parsed and linked: everything a build
 // publishes, and everything `engram check` reports.
 type Loaded struct {
-	Config      Config
+	Config      config.Config
 	Export      export.Input
 	Diagnostics []note.Diagnostic
 	Counts      map[string]int
@@ -43,8 +45,8 @@ type Loaded struct {
 	// BaseURL is where the site lives, and which setting said so.
 	BaseURL BaseURL
 	// parses is the parse store this load read and what it will keep;
-	// nil when it used none (parsecache.go).
-	parses *parseCache
+	// nil when it used none (store/parsecache.go).
+	parses *store.ParseCache
 }
 
 // Load runs the source, parse and graph stages.
@@ -72,7 +74,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 	diags = append(renameDiagnostics(diags, sec), sdiags...)
 	// What the messages may quote is scanned as the output is.
 	quoted := sec.Scanner.Output(sec.Found)
-	cfg, cdiags, err := loadConfig(repo.FS)
+	cfg, cdiags, err := config.Load(repo.FS)
 	if err != nil {
 		return nil, err
 	}
@@ -84,12 +86,12 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 
 	clock.start("parse")
 	roots := parse.Roots{Episodes: cfg.Paths.Episodes, Patterns: cfg.Paths.Patterns}
-	var pc *parseCache
+	var pc *store.ParseCache
 	if stored {
-		pc = openParseCache(opt, roots)
+		pc = store.OpenParseCache(opt.Repo, opt.CacheDir, roots)
 		defer func() {
 			if err != nil {
-				pc.discard() // what keep wrote: no build publishes it
+				pc.Discard() // what Keep wrote: no build publishes it
 			}
 		}()
 	}
@@ -106,7 +108,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 	notes, files, pdiags = dropRepeatedJSON(notes, files)
 	diags = append(diags, pdiags...)
 	if pc != nil {
-		pc.keep(notes) // the notes as parsed: what follows changes them
+		pc.Keep(notes) // the notes as parsed: what follows changes them
 	}
 	ref, rdiags := referenceTime(opt, repo, notes)
 	diags = append(diags, rdiags...)
@@ -117,7 +119,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 	kept, expired, ediags := readEvents(repo, ref, *cfg.Events.RetentionDays)
 	diags = append(diags, ediags...)
 	counts["events_expired"] = len(expired)
-	diags = append(diags, expireObservations(notes, meta, ref, cfg.decay().TTL)...)
+	diags = append(diags, expireObservations(notes, meta, ref, cfg.ExportDecay().TTL)...)
 	if err := checkUnique(notes, meta); err != nil {
 		return nil, redactError(err, quoted)
 	}
@@ -159,9 +161,9 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 		parses: pc,
 		Config: cfg,
 		Export: export.Input{
-			Title: cfg.Title, BaseURL: base.prefix(), RelativeLinks: base.URL == "", Generator: "engram " + Version,
+			Title: cfg.Title, BaseURL: base.prefix(), RelativeLinks: base.URL == "", Generator: "engram " + config.Version,
 			Commit: repo.Head, ReferenceTime: ref, Notes: notes, Meta: meta, Graph: g,
-			Feedback: feedback, Decay: cfg.decay(), Diagnostics: public(diags, private, hidden), Lessons: clusters,
+			Feedback: feedback, Decay: cfg.ExportDecay(), Diagnostics: public(diags, private, hidden), Lessons: clusters,
 			Events: kept, RetentionDays: *cfg.Events.RetentionDays, Related: found.Work, Links: found.Links,
 			Poisoning: flagged(poisoned.Findings),
 		},
@@ -280,7 +282,7 @@ func unusedAllows(fsys fs.FS, unused []string) []note.Diagnostic {
 	if len(unused) == 0 {
 		return nil
 	}
-	data, _ := fs.ReadFile(fsys, ConfigFile)
+	data, _ := fs.ReadFile(fsys, config.File)
 	var diags note.Diagnostics
 	for _, u := range unused {
 		line, col := 1, 1
@@ -288,7 +290,7 @@ func unusedAllows(fsys fs.FS, unused []string) []note.Diagnostic {
 			line = strings.Count(string(data[:i]), "\n") + 1
 			col = i - strings.LastIndex(string(data[:i]), "\n")
 		}
-		diags.Report(ConfigFile, line, col, note.Warning, "poisoning-allow-unused", "poisoning.allow names %q, which matches no text: the text changed or is gone; remove the entry (or allow the new fingerprint engram check prints)", u)
+		diags.Report(config.File, line, col, note.Warning, "poisoning-allow-unused", "poisoning.allow names %q, which matches no text: the text changed or is gone; remove the entry (or allow the new fingerprint engram check prints)", u)
 	}
 	return diags
 }
@@ -370,7 +372,7 @@ type parsed struct {
 
 // parseAll parses every markdown file on all cores and accounts for every
 // other file with a diagnostic. Results keep the order of repo.Files.
-func parseAll(ctx context.Context, repo *source.Repo, roots parse.Roots, pc *parseCache) ([]note.Note, []source.File, []note.Diagnostic, error) {
+func parseAll(ctx context.Context, repo *source.Repo, roots parse.Roots, pc *store.ParseCache) ([]note.Note, []source.File, []note.Diagnostic, error) {
 	p := parse.New(roots)
 	results := make([]parsed, len(repo.Files))
 	jobs := make(chan int)
@@ -412,11 +414,11 @@ func parseAll(ctx context.Context, repo *source.Repo, roots parse.Roots, pc *par
 // readFile reads one file of the repository: a note is parsed, anything
 // else is accounted for with an info diagnostic saying why it is skipped.
 // A note the parse store pc holds (if any) is taken from there.
-func readFile(repo *source.Repo, f source.File, p *parse.Parser, pc *parseCache) parsed {
+func readFile(repo *source.Repo, f source.File, p *parse.Parser, pc *store.ParseCache) parsed {
 	info := func(rule, msg string) parsed {
 		return parsed{diags: []note.Diagnostic{{Path: f.Path, Line: 1, Col: 1, Severity: note.Info, Message: msg, Rule: rule}}}
 	}
-	if f.Path == ConfigFile || isFeedback(f.Path) || events.IsFile(f.Path) {
+	if f.Path == config.File || isFeedback(f.Path) || events.IsFile(f.Path) {
 		return parsed{} // read by LoadConfig, readFeedback, readEvents
 	}
 	if reason, skip := skipReason(f.Path); skip {
@@ -432,10 +434,9 @@ func readFile(repo *source.Repo, f source.File, p *parse.Parser, pc *parseCache)
 	}
 	var sum [sha256.Size]byte
 	if pc != nil {
-		r, s, ok := pc.get(f.Path, src)
+		n, diags, s, ok := pc.Get(f.Path, src)
 		if ok {
-			r.file = f
-			return r
+			return parsed{note: n, file: f, diags: diags, ok: true}
 		}
 		sum = s
 	}
@@ -451,7 +452,7 @@ func readFile(repo *source.Repo, f source.File, p *parse.Parser, pc *parseCache)
 		return unread(f, diags)
 	}
 	if pc != nil && !n.Private {
-		pc.put(f.Path, sum, diags)
+		pc.Put(f.Path, sum, diags)
 	}
 	return parsed{note: n, file: f, diags: diags, ok: true}
 }

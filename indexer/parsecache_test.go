@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5"
 
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // parseStoreRepo is testdata/basic.txtar as a git repository, with a
@@ -27,11 +28,11 @@ func parseStoreRepo(t *testing.T) (Options, string) {
 		t.Fatal(err)
 	}
 	opt := Options{Repo: repo, Out: filepath.Join(t.TempDir(), "public"), CacheDir: t.TempDir()}
-	dir, err := pagesDir(opt)
+	dir, err := store.PagesDir(opt.Repo, opt.CacheDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return opt, filepath.Join(dir, parsedFile)
+	return opt, filepath.Join(dir, store.ParsedFile)
 }
 
 func buildFor(t *testing.T, opt Options) *Report {
@@ -96,7 +97,7 @@ func TestParseStoreSaysWhy(t *testing.T) {
 		{"a flipped byte", func(d []byte) []byte { d[len(d)-10] ^= 1; return d }, true},
 		{"cut short", func(d []byte) []byte { return d[:len(d)/2] }, true},
 		{"a foreign file", func([]byte) []byte { return []byte("{\"not\": \"a parse store\"}") }, true},
-		{"another engram's", func(d []byte) []byte { d[len(parsedMagic)] ^= 1; return d }, false},
+		{"another engram's", func(d []byte) []byte { d[len(store.ParsedMagic)] ^= 1; return d }, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			opt, file := parseStoreRepo(t)

@@ -13,6 +13,7 @@ import (
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/poison"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // poisonedTexts are the texts of testdata/poisoning.txtar that address
@@ -127,7 +128,7 @@ func TestPoisoning(t *testing.T) {
 	})
 	t.Run("answers", func(t *testing.T) {
 		snap, _, err := indexer.Snapshot(context.Background(), indexer.Options{Repo: repo, Out: out, CacheDir: cache},
-			indexer.PartEpisodes|indexer.PartPatterns|indexer.PartAntipatterns|indexer.PartBootstrap)
+			store.PartEpisodes|store.PartPatterns|store.PartAntipatterns|store.PartBootstrap)
 		if err != nil {
 			t.Fatal(err)
 		}

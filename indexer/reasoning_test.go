@@ -18,6 +18,7 @@ import (
 	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/query"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // TestCausalReasoningGenerated checks SPEC §3 and §5.1 on a generated
@@ -39,7 +40,7 @@ func TestCausalReasoningGenerated(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs := export.Documents(l.Export)
-	snap, info, err := indexer.Snapshot(ctx, opt, indexer.PartEpisodes|indexer.PartPatterns|indexer.PartGraph)
+	snap, info, err := indexer.Snapshot(ctx, opt, store.PartEpisodes|store.PartPatterns|store.PartGraph)
 	if err != nil || !info.Refreshed || info.CacheErr != nil {
 		t.Fatalf("first snapshot: refreshed %v, cache error %v, error %v", info.Refreshed, info.CacheErr, err)
 	}
@@ -246,7 +247,7 @@ func TestCausalReasoningGenerated(t *testing.T) {
 	})
 
 	t.Run("the cache answers the same", func(t *testing.T) {
-		again, info, err := indexer.Snapshot(ctx, opt, indexer.PartEpisodes|indexer.PartPatterns|indexer.PartGraph)
+		again, info, err := indexer.Snapshot(ctx, opt, store.PartEpisodes|store.PartPatterns|store.PartGraph)
 		if err != nil || info.Refreshed {
 			t.Fatalf("second snapshot: refreshed %v, error %v", info.Refreshed, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/store"
 	"github.com/engramhq/engram/indexer/tokens"
 )
 
@@ -39,7 +40,7 @@ func BenchmarkTokenCounts(b *testing.B) {
 		}
 		return float64(total) / float64(len(entries)), most
 	}
-	snap, _, err := indexer.Snapshot(context.Background(), opt, indexer.PartGraph|indexer.PartPatterns)
+	snap, _, err := indexer.Snapshot(context.Background(), opt, store.PartGraph|store.PartPatterns)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // The query benchmarks run the engram binary as a user does, one process
@@ -26,7 +27,7 @@ func benchRepo(b *testing.B, o gen.Options) (repo, cache string) {
 	if err := source.WriteRepo(repo, gen.Generate(o).Commits); err != nil {
 		b.Fatal(err)
 	}
-	if _, _, err := indexer.Snapshot(context.Background(), indexer.Options{Repo: repo, CacheDir: cache}, indexer.PartPatterns); err != nil {
+	if _, _, err := indexer.Snapshot(context.Background(), indexer.Options{Repo: repo, CacheDir: cache}, store.PartPatterns); err != nil {
 		b.Fatal(err)
 	}
 	return repo, cache

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/config"
 	"github.com/engramhq/engram/indexer/note"
 )
 
@@ -152,7 +153,7 @@ func printSummary(w io.Writer, r *indexer.Report, total time.Duration) {
 	if r.Commit != "" {
 		commit = "commit " + r.Commit[:min(12, len(r.Commit))]
 	}
-	fmt.Fprintf(w, "engram %s: built %s into %s (%s, reference time %s)\n\n", indexer.Version, r.Repo, r.Out, commit, r.RefTime.Format(time.RFC3339))
+	fmt.Fprintf(w, "engram %s: built %s into %s (%s, reference time %s)\n\n", config.Version, r.Repo, r.Out, commit, r.RefTime.Format(time.RFC3339))
 	for _, k := range []string{"episodes", "patterns", "antipatterns", "notes", "edges", "private"} {
 		if v, ok := r.Counts[k]; ok {
 			fmt.Fprintf(w, "  %-14s %6d\n", k, v)

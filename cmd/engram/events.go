@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // cmdEvents runs engram events SUBCOMMAND.
@@ -39,7 +39,7 @@ func cmdEventsSimilar(ctx context.Context, args []string, stdout, stderr io.Writ
 	if *limit < 1 {
 		return fmt.Errorf("%w: events similar: --limit must be at least 1", errUsage)
 	}
-	snap, err := q.snapshot(ctx, stderr, indexer.PartEvents)
+	snap, err := q.snapshot(ctx, stderr, store.PartEvents)
 	if err != nil {
 		return err
 	}

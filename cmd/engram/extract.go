@@ -8,8 +8,8 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/note"
+	"github.com/engramhq/engram/indexer/write"
 )
 
 // cmdExtract turns ai-agents session logs into episode notes:
@@ -41,11 +41,11 @@ func cmdExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		shown = filepath.Join(opt.Repo, "episodes")
 	}
 	x := extractor{repo: opt.Repo, verbose: *verbose, stdout: stdout, stderr: stderr}
-	if err := indexer.Extract(ctx, indexer.ExtractOptions{WriteOptions: opt, Out: *out}, logs, x.print); err != nil {
+	if err := write.Extract(ctx, write.ExtractOptions{WriteOptions: opt, Out: *out}, logs, x.print); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "extracted %d of %d session logs to %s (%d skipped, %d failed)\n", x.written, len(logs), shown, x.skipped, x.failed)
-	printWritten(stdout, indexer.Written{Staged: x.staged, Commit: x.commit})
+	printWritten(stdout, write.Written{Staged: x.staged, Commit: x.commit})
 	if x.failed > 0 {
 		return fmt.Errorf("extract: %d of %d session logs could not be extracted (see above)", x.failed, len(logs))
 	}
@@ -83,7 +83,7 @@ type extractor struct {
 	commit                   string
 }
 
-func (x *extractor) print(r indexer.Extracted) {
+func (x *extractor) print(r write.Extracted) {
 	for _, d := range r.Diagnostics {
 		if d.Severity > note.Info || x.verbose {
 			fmt.Fprintln(x.stderr, d.String())

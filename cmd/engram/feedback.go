@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/write"
 )
 
 // cmdFeedback is `engram feedback echo|fizzle NOTE`.
@@ -25,7 +25,7 @@ func cmdFeedback(ctx context.Context, args []string, stdout, _ io.Writer) error 
 	if err != nil {
 		return err
 	}
-	res, err := indexer.RecordFeedback(ctx, opt, indexer.Feedback{Note: pos[1], Kind: pos[0], Session: *session})
+	res, err := write.RecordFeedback(ctx, opt, write.Feedback{Note: pos[1], Kind: pos[0], Session: *session})
 	if err != nil {
 		return fmt.Errorf("feedback: %w", err)
 	}
@@ -49,7 +49,7 @@ func cmdEventsAdd(ctx context.Context, args []string, stdout, _ io.Writer) error
 	if err != nil {
 		return err
 	}
-	res, n, err := indexer.AddEvents(ctx, opt, data)
+	res, n, err := write.AddEvents(ctx, opt, data)
 	if err != nil {
 		return fmt.Errorf("events add: %w", err)
 	}
@@ -70,7 +70,7 @@ func cmdLink(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := indexer.LinkEpisodeToConcept(ctx, opt, pos[0], pos[1])
+	res, err := write.LinkEpisodeToConcept(ctx, opt, pos[0], pos[1])
 	if err != nil {
 		return fmt.Errorf("link: %w", err)
 	}
@@ -96,7 +96,7 @@ func cmdThread(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := indexer.MarkThreadStatus(ctx, opt, pos[1], pos[2])
+	res, err := write.MarkThreadStatus(ctx, opt, pos[1], pos[2])
 	if err != nil {
 		return fmt.Errorf("thread status: %w", err)
 	}

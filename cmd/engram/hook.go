@@ -12,8 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // hookMarker is the line that says engram wrote a hook: install replaces
@@ -61,7 +61,7 @@ func cmdHook(_ context.Context, args []string, stdout, _ io.Writer) error {
 	case !hasMarker(old) && !*force:
 		return fmt.Errorf("hook install: %s exists and engram did not write it; it is left as it is. Add this line to it yourself:\n\n    %s\n\nor replace it with engram's hook: engram hook install --force", file, checkLine(h.Prefix))
 	}
-	if err := indexer.WriteFileAtomic(file, script, 0o755); err != nil {
+	if err := store.WriteFileAtomic(file, script, 0o755); err != nil {
 		return fmt.Errorf("hook install: %w", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s: git push now runs engram check --strict --repo %s first, and stops on an error\n", file, repoArg(h.Prefix))

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/write"
 )
 
 // cmdImport is `engram import ai-agents DIR`: ai-agents episode JSON and
@@ -30,14 +30,14 @@ func cmdImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	opt.Force = *force
-	res, err := indexer.ImportAIAgents(ctx, opt, dir)
+	res, err := write.ImportAIAgents(ctx, opt, dir)
 	printDiagnostics(stderr, res.Diagnostics, *verbose)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "imported %d episodes and %d patterns from %s into %s: %d notes written, %d kept as they were\n",
 		res.Episodes, res.Patterns, dir, opt.Repo, res.Written, res.Kept)
-	printWritten(stdout, indexer.Written{Staged: res.Staged, Commit: res.Commit})
+	printWritten(stdout, write.Written{Staged: res.Staged, Commit: res.Commit})
 	if res.Skipped > 0 {
 		return fmt.Errorf("import: %d episode files or pattern rows could not be imported (see the errors above)", res.Skipped)
 	}

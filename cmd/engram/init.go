@@ -14,8 +14,8 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/write"
 )
 
 // scaffoldGitignore is the .gitignore init writes where there is none.
@@ -47,7 +47,7 @@ func cmdInit(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	// checkout stay out of git: a .gitignore that says so, unless the
 	// repository has one (which init leaves as it is).
 	if _, err := os.Stat(filepath.Join(dir, ".gitignore")); errors.Is(err, fs.ErrNotExist) {
-		files = append(files, indexer.File{Path: ".gitignore", Data: []byte(scaffoldGitignore)})
+		files = append(files, write.File{Path: ".gitignore", Data: []byte(scaffoldGitignore)})
 	}
 	top, sub, err := workflowRoot(dir)
 	if err != nil {
@@ -57,9 +57,9 @@ func cmdInit(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	if sub == "" {
 		files = append(files, wf)
 	}
-	ex := indexer.Existing(dir, files)
+	ex := write.Existing(dir, files)
 	if sub != "" {
-		for _, p := range indexer.Existing(top, []indexer.File{wf}) {
+		for _, p := range write.Existing(top, []write.File{wf}) {
 			ex = append(ex, filepath.Join(top, p))
 		}
 	}
@@ -76,14 +76,14 @@ func cmdInit(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	if made {
 		fmt.Fprintf(stdout, "made %s a git repository (branch main)\n", dir)
 	}
-	res, err := indexer.WriteFiles(ctx, indexer.WriteOptions{Repo: dir, Force: *force}, files, "engram init")
+	res, err := write.WriteFiles(ctx, write.WriteOptions{Repo: dir, Force: *force}, files, "engram init")
 	if err != nil {
 		return fmt.Errorf("init: %w", err)
 	}
 	printWritten(stdout, res)
 	if sub != "" {
 		// GitHub runs workflows only from the top of the repository.
-		res, err := indexer.WriteFiles(ctx, indexer.WriteOptions{Repo: top, Force: *force}, []indexer.File{wf}, "engram init")
+		res, err := write.WriteFiles(ctx, write.WriteOptions{Repo: top, Force: *force}, []write.File{wf}, "engram init")
 		if err != nil {
 			return fmt.Errorf("init: %w", err)
 		}

@@ -14,7 +14,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/config"
 	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // The MCP server (SPEC §5.2): the query commands' answers for agents,
@@ -37,8 +39,8 @@ type mcpEngine struct {
 	// mu serialises the calls: a snapshot builds indexes on first use.
 	mu      sync.Mutex
 	held    *query.Snapshot
-	parts   indexer.Part // what held holds
-	fp      string       // the repository's fingerprint when held was read
+	parts   store.Part // what held holds
+	fp      string     // the repository's fingerprint when held was read
 	checked time.Time
 	fresh   time.Duration
 }
@@ -113,7 +115,7 @@ func newMCPServer(q queryFlags, stderr io.Writer) *mcp.Server {
 // resource, checking the repository once fresh has passed since the
 // last check (0: at every call).
 func newCheckingMCPServer(q queryFlags, stderr io.Writer, fresh time.Duration, tools toolSet) *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "engram", Title: "engram memory", Version: indexer.Version}, &mcp.ServerOptions{
+	srv := mcp.NewServer(&mcp.Implementation{Name: "engram", Title: "engram memory", Version: config.Version}, &mcp.ServerOptions{
 		Instructions: "engram is the memory of past agent sessions: episodes (what was done, decided, and how it turned out), " +
 			"patterns and antipatterns, and a causal graph. Call bootstrap at the start of a session; get_episode and " +
 			"engram://episode/{id} give one episode compactly, with a json_url for the whole of it.",
@@ -128,7 +130,7 @@ func newCheckingMCPServer(q queryFlags, stderr io.Writer, fresh time.Duration, t
 // snapshot is the query snapshot holding parts, as the CLI opens it;
 // the caller answers from it and then calls done, and no other call
 // runs in between.
-func (e *mcpEngine) snapshot(ctx context.Context, parts indexer.Part) (snap *query.Snapshot, done func(), err error) {
+func (e *mcpEngine) snapshot(ctx context.Context, parts store.Part) (snap *query.Snapshot, done func(), err error) {
 	e.mu.Lock()
 	if e.held != nil && parts&^e.parts == 0 {
 		if time.Since(e.checked) < e.fresh {

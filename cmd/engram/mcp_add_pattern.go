@@ -5,11 +5,11 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/write"
 )
 
 type patternNote struct {
-	indexer.PatternInput
+	write.PatternInput
 	writeArgs
 }
 
@@ -20,8 +20,8 @@ func (e *mcpEngine) addAddPattern(s *mcp.Server) {
 			"A title starting ANTIPATTERN- (or type antipattern) makes an antipattern.",
 		false, false)
 	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a patternNote) (*mcp.CallToolResult, wrote, error) {
-		w, err := e.write(ctx, a.writeArgs, func(o indexer.WriteOptions) (indexer.Written, error) {
-			return indexer.NewPattern(ctx, o, a.PatternInput)
+		w, err := e.write(ctx, a.writeArgs, func(o write.WriteOptions) (write.Written, error) {
+			return write.NewPattern(ctx, o, a.PatternInput)
 		})
 		return nil, w, err
 	})

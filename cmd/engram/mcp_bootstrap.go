@@ -7,7 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/config"
+	"github.com/engramhq/engram/indexer/store"
 	"github.com/engramhq/engram/indexer/tokens"
 )
 
@@ -59,13 +60,13 @@ func (e *mcpEngine) bootstrap(ctx context.Context, a bootstrapArgs) (js, md []by
 	if a.Budget < 0 || a.Budget > 100_000 {
 		return nil, nil, fmt.Errorf("budget is %d: give a number of tokens from 1 to 100000, or none for the repository's", a.Budget)
 	}
-	snap, done, err := e.snapshot(ctx, indexer.PartBootstrap)
+	snap, done, err := e.snapshot(ctx, store.PartBootstrap)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer done()
 	if a.Budget == 0 {
-		cfg, err := indexer.ReadConfig(e.q.repo)
+		cfg, err := config.Read(e.q.repo)
 		if err != nil {
 			return nil, nil, err
 		}

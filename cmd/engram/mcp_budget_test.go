@@ -5,8 +5,8 @@ import (
 	"io"
 	"testing"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // TestMCPBudgets holds every answer to the seeds' budgets (SPEC §5.2),
@@ -18,7 +18,7 @@ func TestMCPBudgets(t *testing.T) {
 	genRepo := generatedRepo(t, t.TempDir(), 600)
 	for _, repo := range []struct{ name, dir string }{{"demo", demoRepo}, {"generated", genRepo}} {
 		t.Run(repo.name, func(t *testing.T) {
-			parts := indexer.PartEpisodes | indexer.PartPatterns | indexer.PartGraph
+			parts := store.PartEpisodes | store.PartPatterns | store.PartGraph
 			snap, err := (&queryFlags{repo: repo.dir}).snapshot(context.Background(), io.Discard, parts)
 			if err != nil {
 				t.Fatal(err)

@@ -15,8 +15,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // inspectorEnv names the MCP Inspector's launcher (mcp-inspector), which
@@ -183,7 +183,7 @@ type typedCall struct {
 // typedCalls call each tool on the demo copy in repo, reads first, then
 // the writes and a read of what was written.
 func typedCalls(t *testing.T, repo string) []typedCall {
-	snap, err := (&queryFlags{repo: repo}).snapshot(context.Background(), io.Discard, indexer.PartEpisodes|indexer.PartGraph|indexer.PartPatterns)
+	snap, err := (&queryFlags{repo: repo}).snapshot(context.Background(), io.Discard, store.PartEpisodes|store.PartGraph|store.PartPatterns)
 	if err != nil {
 		t.Fatal(err)
 	}

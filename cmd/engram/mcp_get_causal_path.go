@@ -6,8 +6,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 type pathArgs struct {
@@ -59,7 +59,7 @@ func (e *mcpEngine) path(ctx context.Context, a pathArgs) (pathCard, error) {
 	if a.MaxDepth < 1 || a.MaxDepth > 10 {
 		return pathCard{}, fmt.Errorf("max_depth is %d: give 1 to 10 edges", a.MaxDepth)
 	}
-	snap, done, err := e.snapshot(ctx, indexer.PartGraph)
+	snap, done, err := e.snapshot(ctx, store.PartGraph)
 	if err != nil {
 		return pathCard{}, err
 	}

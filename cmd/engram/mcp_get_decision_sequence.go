@@ -5,8 +5,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/export"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 type decisionsArgs struct {
@@ -60,7 +60,7 @@ func (e *mcpEngine) decisions(ctx context.Context, a decisionsArgs) (decisionsPa
 	if err := argument("episode", a.Episode, true, maxIDBytes); err != nil {
 		return decisionsPage{}, err
 	}
-	snap, done, err := e.snapshot(ctx, indexer.PartEpisodes)
+	snap, done, err := e.snapshot(ctx, store.PartEpisodes)
 	if err != nil {
 		return decisionsPage{}, err
 	}

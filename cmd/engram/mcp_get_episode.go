@@ -5,7 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 type episodeArgs struct {
@@ -25,7 +25,7 @@ func (e *mcpEngine) episode(ctx context.Context, id string) (episodeCard, error)
 	if err := argument("id", id, true, maxIDBytes); err != nil {
 		return episodeCard{}, err
 	}
-	snap, done, err := e.snapshot(ctx, indexer.PartEpisodes)
+	snap, done, err := e.snapshot(ctx, store.PartEpisodes)
 	if err != nil {
 		return episodeCard{}, err
 	}

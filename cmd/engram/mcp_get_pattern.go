@@ -5,7 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 type patternArgs struct {
@@ -28,7 +28,7 @@ func (e *mcpEngine) pattern(ctx context.Context, id string) (patternCard, error)
 	if err := argument("id", id, true, maxIDBytes); err != nil {
 		return patternCard{}, err
 	}
-	snap, done, err := e.snapshot(ctx, indexer.PartPatterns)
+	snap, done, err := e.snapshot(ctx, store.PartPatterns)
 	if err != nil {
 		return patternCard{}, err
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/write"
 )
 
 type linkArgs struct {
@@ -25,8 +25,8 @@ func (e *mcpEngine) addLinkEpisodeToConcept(s *mcp.Server) {
 		if err := argument("id", a.Concept, true, maxIDBytes); err != nil {
 			return nil, wrote{}, err
 		}
-		w, err := e.write(ctx, a.writeArgs, func(o indexer.WriteOptions) (indexer.Written, error) {
-			return indexer.LinkEpisodeToConcept(ctx, o, a.Episode, a.Concept)
+		w, err := e.write(ctx, a.writeArgs, func(o write.WriteOptions) (write.Written, error) {
+			return write.LinkEpisodeToConcept(ctx, o, a.Episode, a.Concept)
 		})
 		return nil, w, err
 	})

@@ -5,7 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/write"
 )
 
 type threadArgs struct {
@@ -22,8 +22,8 @@ func (e *mcpEngine) addMarkThreadStatus(s *mcp.Server) {
 		if err := argument("id", a.Thread, true, maxIDBytes); err != nil {
 			return nil, wrote{}, err
 		}
-		w, err := e.write(ctx, a.writeArgs, func(o indexer.WriteOptions) (indexer.Written, error) {
-			return indexer.MarkThreadStatus(ctx, o, a.Thread, a.Status)
+		w, err := e.write(ctx, a.writeArgs, func(o write.WriteOptions) (write.Written, error) {
+			return write.MarkThreadStatus(ctx, o, a.Thread, a.Status)
 		})
 		return nil, w, err
 	})

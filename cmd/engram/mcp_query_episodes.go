@@ -6,9 +6,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 type episodesArgs struct {
@@ -41,7 +41,7 @@ func (e *mcpEngine) episodes(ctx context.Context, a episodesArgs) (page[episodeI
 	if a.Outcome != "" && !note.Outcome(a.Outcome).Valid() {
 		return page[episodeItem]{}, fmt.Errorf("outcome is %q: give %s", a.Outcome, note.OutcomeList)
 	}
-	snap, done, err := e.snapshot(ctx, indexer.PartEpisodes)
+	snap, done, err := e.snapshot(ctx, store.PartEpisodes)
 	if err != nil {
 		return page[episodeItem]{}, err
 	}

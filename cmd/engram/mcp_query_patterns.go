@@ -6,8 +6,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 type patternsArgs struct {
@@ -40,7 +40,7 @@ func (e *mcpEngine) patterns(ctx context.Context, a patternsArgs) (page[patternC
 	if err := argument("trigger", a.Trigger, false, maxIDBytes); err != nil {
 		return page[patternCard]{}, err
 	}
-	snap, done, err := e.snapshot(ctx, indexer.PartPatterns)
+	snap, done, err := e.snapshot(ctx, store.PartPatterns)
 	if err != nil {
 		return page[patternCard]{}, err
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/write"
 )
 
 type feedbackArgs struct {
@@ -23,8 +23,8 @@ func (e *mcpEngine) addRecordFeedback(s *mcp.Server) {
 		if err := argument("id", a.Note, true, maxIDBytes); err != nil {
 			return nil, wrote{}, err
 		}
-		w, err := e.write(ctx, a.writeArgs, func(o indexer.WriteOptions) (indexer.Written, error) {
-			return indexer.RecordFeedback(ctx, o, indexer.Feedback{Note: a.Note, Kind: a.Kind, Session: a.Session})
+		w, err := e.write(ctx, a.writeArgs, func(o write.WriteOptions) (write.Written, error) {
+			return write.RecordFeedback(ctx, o, write.Feedback{Note: a.Note, Kind: a.Kind, Session: a.Session})
 		})
 		return nil, w, err
 	})

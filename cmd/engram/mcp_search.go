@@ -6,8 +6,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 type searchArgs struct {
@@ -41,7 +41,7 @@ func (e *mcpEngine) search(ctx context.Context, a searchArgs) (page[query.Search
 	if err != nil {
 		return page[query.SearchItem]{}, err
 	}
-	snap, done, err := e.snapshot(ctx, indexer.PartSearch)
+	snap, done, err := e.snapshot(ctx, store.PartSearch)
 	if err != nil {
 		return page[query.SearchItem]{}, err
 	}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 type similarArgs struct {
@@ -39,7 +39,7 @@ func (e *mcpEngine) similar(ctx context.Context, a similarArgs) (page[query.Sear
 	if err != nil {
 		return page[query.SearchItem]{}, err
 	}
-	snap, done, err := e.snapshot(ctx, indexer.PartSimilar|indexer.PartSearch)
+	snap, done, err := e.snapshot(ctx, store.PartSimilar|store.PartSearch)
 	if err != nil {
 		return page[query.SearchItem]{}, err
 	}

@@ -5,14 +5,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/write"
 )
 
 // episodeNote is what store_episode and upsert_episode take: the
 // episode (the shape of `engram new episode --json`) and the write's
 // options.
 type episodeNote struct {
-	indexer.EpisodeInput
+	write.EpisodeInput
 	writeArgs
 }
 
@@ -22,8 +22,8 @@ func (e *mcpEngine) addStoreEpisode(s *mcp.Server) {
 			"Staged, or committed with commit.",
 		false, false)
 	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a episodeNote) (*mcp.CallToolResult, wrote, error) {
-		w, err := e.write(ctx, a.writeArgs, func(o indexer.WriteOptions) (indexer.Written, error) {
-			return indexer.NewEpisode(ctx, o, a.EpisodeInput)
+		w, err := e.write(ctx, a.writeArgs, func(o write.WriteOptions) (write.Written, error) {
+			return write.NewEpisode(ctx, o, a.EpisodeInput)
 		})
 		return nil, w, err
 	})
@@ -35,8 +35,8 @@ func (e *mcpEngine) addUpsertEpisode(s *mcp.Server) {
 			"a note written by hand is never replaced. Same fields as store_episode.",
 		true, true)
 	addTool(e, s, t, func(ctx context.Context, _ *mcp.CallToolRequest, a episodeNote) (*mcp.CallToolResult, wrote, error) {
-		w, err := e.write(ctx, a.writeArgs, func(o indexer.WriteOptions) (indexer.Written, error) {
-			return indexer.UpsertEpisode(ctx, o, a.EpisodeInput)
+		w, err := e.write(ctx, a.writeArgs, func(o write.WriteOptions) (write.Written, error) {
+			return write.UpsertEpisode(ctx, o, a.EpisodeInput)
 		})
 		return nil, w, err
 	})

@@ -11,7 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // demoRepo is the demo memory, engram's own content/.
@@ -221,7 +221,7 @@ func TestMCPSearchPathWhatIf(t *testing.T) {
 // with options not chosen.
 func demoPath(t *testing.T, cs *mcp.ClientSession) (from, to, episode, decision string) {
 	t.Helper()
-	snap, err := (&queryFlags{repo: demoRepo}).snapshot(context.Background(), io.Discard, indexer.PartEpisodes|indexer.PartGraph)
+	snap, err := (&queryFlags{repo: demoRepo}).snapshot(context.Background(), io.Discard, store.PartEpisodes|store.PartGraph)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 type whatIfArgs struct {
@@ -89,7 +89,7 @@ func (e *mcpEngine) whatIf(ctx context.Context, a whatIfArgs) (whatIfCard, error
 			return whatIfCard{}, err
 		}
 	}
-	snap, done, err := e.snapshot(ctx, indexer.PartEpisodes)
+	snap, done, err := e.snapshot(ctx, store.PartEpisodes)
 	if err != nil {
 		return whatIfCard{}, err
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/write"
 )
 
 // The write tools go through the write commands' own functions (package
@@ -38,8 +38,8 @@ func writeTool(name, title, desc string, destructive, idempotent bool) *mcp.Tool
 
 // write runs one write with the server's repository, then makes the next
 // read check the repository again, so that an agent finds what it wrote.
-func (e *mcpEngine) write(ctx context.Context, a writeArgs, do func(indexer.WriteOptions) (indexer.Written, error)) (wrote, error) {
-	w, err := do(indexer.WriteOptions{Repo: e.q.repo, Commit: a.Commit, CacheDir: os.Getenv(cacheEnv)})
+func (e *mcpEngine) write(ctx context.Context, a writeArgs, do func(write.WriteOptions) (write.Written, error)) (wrote, error) {
+	w, err := do(write.WriteOptions{Repo: e.q.repo, Commit: a.Commit, CacheDir: os.Getenv(cacheEnv)})
 	e.mu.Lock()
 	e.checked = time.Time{}
 	e.mu.Unlock()

@@ -10,8 +10,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/parse"
+	"github.com/engramhq/engram/indexer/write"
 )
 
 // stdin is what --json - reads; tests replace it.
@@ -32,11 +32,11 @@ func newWriteFlags(fs *flag.FlagSet) writeFlags {
 	}
 }
 
-func (w writeFlags) options() (indexer.WriteOptions, error) {
+func (w writeFlags) options() (write.WriteOptions, error) {
 	if *w.repo == "" {
 		*w.repo = defaultRepo()
 	}
-	opt := indexer.WriteOptions{Repo: *w.repo, Commit: *w.commit, CacheDir: os.Getenv(cacheEnv)}
+	opt := write.WriteOptions{Repo: *w.repo, Commit: *w.commit, CacheDir: os.Getenv(cacheEnv)}
 	now, err := parseNow(*w.now)
 	if now != nil {
 		opt.Now = *now
@@ -45,7 +45,7 @@ func (w writeFlags) options() (indexer.WriteOptions, error) {
 }
 
 // printWritten says what a write did.
-func printWritten(stdout io.Writer, w indexer.Written) {
+func printWritten(stdout io.Writer, w write.Written) {
 	for _, p := range w.Paths {
 		fmt.Fprintln(stdout, "wrote", p)
 	}
@@ -79,19 +79,19 @@ func cmdNew(ctx context.Context, args []string, stdout, _ io.Writer) error {
 		return err
 	}
 	opt.Force = *force
-	var res indexer.Written
+	var res write.Written
 	switch pos[0] {
 	case "episode":
-		in := indexer.EpisodeInput{Task: *task, Outcome: *outcome, Tags: splitTags(*tags)}
+		in := write.EpisodeInput{Task: *task, Outcome: *outcome, Tags: splitTags(*tags)}
 		if err := readJSON(*jsonFile, &in); err != nil {
 			return err
 		}
 		override(&in.Title, *title)
 		override(&in.Task, *task)
 		override(&in.Outcome, *outcome)
-		res, err = indexer.NewEpisode(ctx, opt, in)
+		res, err = write.NewEpisode(ctx, opt, in)
 	case "pattern":
-		in := indexer.PatternInput{Tags: splitTags(*tags)}
+		in := write.PatternInput{Tags: splitTags(*tags)}
 		if err := readJSON(*jsonFile, &in); err != nil {
 			return err
 		}
@@ -105,7 +105,7 @@ func cmdNew(ctx context.Context, args []string, stdout, _ io.Writer) error {
 			}
 			in.SuccessRate = &r
 		}
-		res, err = indexer.NewPattern(ctx, opt, in)
+		res, err = write.NewPattern(ctx, opt, in)
 	default:
 		return fmt.Errorf("%w: new takes episode or pattern, not %q", errUsage, pos[0])
 	}

@@ -13,9 +13,11 @@ import (
 	"text/tabwriter"
 
 	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/config"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // queryFlags are the flags every query command takes.
@@ -64,7 +66,7 @@ func parseArgs(fs *flag.FlagSet, args []string, want int, names string) ([]strin
 }
 
 // snapshot opens the query snapshot of the repository.
-func (q *queryFlags) snapshot(ctx context.Context, stderr io.Writer, parts indexer.Part) (*query.Snapshot, error) {
+func (q *queryFlags) snapshot(ctx context.Context, stderr io.Writer, parts store.Part) (*query.Snapshot, error) {
 	ref, err := parseNow(q.now)
 	if err != nil {
 		return nil, err
@@ -117,7 +119,7 @@ func cmdEpisodes(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *outcome != "" && !note.Outcome(*outcome).Valid() {
 		return fmt.Errorf("%w: episodes: --outcome must be %s, not %q", errUsage, note.OutcomeList, *outcome)
 	}
-	snap, err := q.snapshot(ctx, stderr, indexer.PartEpisodes)
+	snap, err := q.snapshot(ctx, stderr, store.PartEpisodes)
 	if err != nil {
 		return err
 	}
@@ -140,7 +142,7 @@ func cmdPatterns(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if _, err := parseArgs(fs, args, 0, ""); err != nil {
 		return err
 	}
-	snap, err := q.snapshot(ctx, stderr, indexer.PartPatterns)
+	snap, err := q.snapshot(ctx, stderr, store.PartPatterns)
 	if err != nil {
 		return err
 	}
@@ -183,21 +185,21 @@ type antipatternThresholds struct {
 
 // parts is what the answer reads: the build's own list when no threshold
 // is given, else the patterns to classify again.
-func (th antipatternThresholds) parts() indexer.Part {
+func (th antipatternThresholds) parts() store.Part {
 	if th.maxSuccess == nil && th.minOcc == nil {
-		return indexer.PartAntipatterns
+		return store.PartAntipatterns
 	}
-	return indexer.PartPatterns
+	return store.PartPatterns
 }
 
 // answer is the build's own classification with the repository's
 // thresholds (antipatterns.json), or the patterns classified again with
 // the thresholds given and engram.toml's for the other.
 func (th antipatternThresholds) answer(snap *query.Snapshot, repo string) ([]export.PatternSummary, error) {
-	if th.parts() == indexer.PartAntipatterns {
+	if th.parts() == store.PartAntipatterns {
 		return snap.Antipatterns, nil
 	}
-	cfg, err := indexer.ReadConfig(repo)
+	cfg, err := config.Read(repo)
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +248,7 @@ func cmdPath(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *depth < 1 {
 		return fmt.Errorf("%w: path: --max-depth must be at least 1", errUsage)
 	}
-	snap, err := q.snapshot(ctx, stderr, indexer.PartGraph)
+	snap, err := q.snapshot(ctx, stderr, store.PartGraph)
 	if err != nil {
 		return err
 	}
@@ -271,7 +273,7 @@ func cmdDecisions(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	snap, err := q.snapshot(ctx, stderr, indexer.PartEpisodes)
+	snap, err := q.snapshot(ctx, stderr, store.PartEpisodes)
 	if err != nil {
 		return err
 	}
@@ -315,7 +317,7 @@ func cmdWhatIf(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *episode == "" || *decision == "" {
 		return fmt.Errorf("%w: whatif needs --episode E and --decision D", errUsage)
 	}
-	snap, err := q.snapshot(ctx, stderr, indexer.PartEpisodes)
+	snap, err := q.snapshot(ctx, stderr, store.PartEpisodes)
 	if err != nil {
 		return err
 	}
@@ -395,12 +397,12 @@ func cmdBootstrap(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if *budget < 0 {
 		return fmt.Errorf("%w: bootstrap: --budget must be a number of tokens above 0", errUsage)
 	}
-	snap, err := q.snapshot(ctx, stderr, indexer.PartBootstrap)
+	snap, err := q.snapshot(ctx, stderr, store.PartBootstrap)
 	if err != nil {
 		return err
 	}
 	if *budget == 0 {
-		cfg, err := indexer.ReadConfig(q.repo)
+		cfg, err := config.Read(q.repo)
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/config"
 )
 
 // Exit codes (SPEC §5).
@@ -138,7 +138,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "mcp":
 		err = cmdMCP(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
-		fmt.Fprintln(stdout, "engram", indexer.Version)
+		fmt.Fprintln(stdout, "engram", config.Version)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 	default:
@@ -200,7 +200,7 @@ func defaultRepo() string {
 }
 
 func looksLikeMemory(dir string) bool {
-	for _, name := range []string{indexer.ConfigFile, "episodes", "patterns"} {
+	for _, name := range []string{config.File, "episodes", "patterns"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			return true
 		}

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/config"
+	"github.com/engramhq/engram/indexer/write"
 )
 
 // scaffoldFS holds the files engram init writes (and the pre-push hook
@@ -39,21 +40,21 @@ const workflowPath = ".github/workflows/engram.yml"
 // configuration, one example episode and one example pattern, and
 // Netlify's build, which installs engram at version. The GitHub Actions
 // workflow is workflowFile's: it belongs at the top of the git worktree.
-func scaffold(version string, now time.Time) ([]indexer.File, error) {
-	ep, err := indexer.RenderEpisode(exampleEpisode(now))
+func scaffold(version string, now time.Time) ([]write.File, error) {
+	ep, err := write.RenderEpisode(exampleEpisode(now))
 	if err != nil {
 		return nil, err
 	}
-	pat, err := indexer.RenderPattern(examplePattern(exampleEpisode(now).Title))
+	pat, err := write.RenderPattern(examplePattern(exampleEpisode(now).Title))
 	if err != nil {
 		return nil, err
 	}
 	r := strings.NewReplacer("@VERSION@", version, "@GO_MINOR@", goMinor, "@NETLIFY_GO@", netlifyGo)
-	file := func(path, tmpl string) indexer.File {
-		return indexer.File{Path: path, Data: []byte(r.Replace(scaffoldFile(tmpl)))}
+	file := func(path, tmpl string) write.File {
+		return write.File{Path: path, Data: []byte(r.Replace(scaffoldFile(tmpl)))}
 	}
-	return []indexer.File{
-		file(indexer.ConfigFile, "engram.toml.tmpl"),
+	return []write.File{
+		file(config.File, "engram.toml.tmpl"),
 		ep,
 		pat,
 		file("netlify.toml", "netlify.toml.tmpl"),
@@ -64,7 +65,7 @@ func scaffold(version string, now time.Time) ([]indexer.File, error) {
 // at sub, its slash path from the top of the git worktree ("" when it is
 // the top), where the workflow is written: GitHub runs workflows only
 // from there. The workflow installs engram at version.
-func workflowFile(version, sub string) indexer.File {
+func workflowFile(version, sub string) write.File {
 	repo, out, where := "", "public", ""
 	if sub != "" {
 		repo = " --repo " + shellQuote(sub)
@@ -75,17 +76,17 @@ func workflowFile(version, sub string) indexer.File {
 	outYAML, _ := json.Marshal(path.Join(sub, "public")) // a JSON string is a YAML one
 	r := strings.NewReplacer("@VERSION@", version, "@GO_MINOR@", goMinor, "@REPO@", repo, "@OUT@", out,
 		"@OUT_YAML@", string(outYAML), "@WHERE@", where)
-	return indexer.File{Path: workflowPath, Data: []byte(r.Replace(scaffoldFile("engram.yml.tmpl")))}
+	return write.File{Path: workflowPath, Data: []byte(r.Replace(scaffoldFile("engram.yml.tmpl")))}
 }
 
 // exampleEpisode is a session as an agent records one: what it set out
 // to do, how it went, its decisions, what happened, what it learnt.
-func exampleEpisode(now time.Time) indexer.EpisodeInput {
+func exampleEpisode(now time.Time) write.EpisodeInput {
 	at := func(min int) string {
 		return now.UTC().Add(time.Duration(min) * time.Minute).Format("2006-01-02T15:04:05Z")
 	}
 	duration := 20.0
-	return indexer.EpisodeInput{
+	return write.EpisodeInput{
 		Title:           "EPISODE-" + now.UTC().Format("2006-01-02") + "-session-01",
 		Task:            "Start an agent memory repository with engram init and publish its site",
 		Outcome:         "success",
@@ -96,7 +97,7 @@ func exampleEpisode(now time.Time) indexer.EpisodeInput {
 		Context: "An example episode, written by engram init: one note for each agent session, saying what it set out to do (the task), " +
 			"how it went (the outcome: success, partial or failure), what it decided and why, what happened, and what it learnt. " +
 			"Agents write them with `engram new episode` or the MCP tool store_episode. Delete this one once yours have written some.",
-		Decisions: []indexer.DecisionInput{{
+		Decisions: []write.DecisionInput{{
 			Title: "Where to publish the memory site", Type: "design", Timestamp: at(2),
 			Context:   "The site and its JSON API must be rebuilt after every push, for people and for agents",
 			Options:   []string{"GitHub Pages", "Netlify", "Build it locally only"},
@@ -112,7 +113,7 @@ func exampleEpisode(now time.Time) indexer.EpisodeInput {
 			Rationale: "engram hook install stops the push and names the file and line to fix, before anything is published",
 			Outcome:   "success",
 		}},
-		Events: []indexer.EventInput{
+		Events: []write.EventInput{
 			{Timestamp: at(1), Type: "milestone", Text: "engram init wrote engram.toml, netlify.toml, the GitHub Actions workflow and two example notes"},
 			{Timestamp: at(8), Type: "tool_call", Text: "engram build wrote the site and its JSON API into public/"},
 			{Timestamp: at(12), Type: "commit", Text: "Committed the new repository and pushed it"},
@@ -127,8 +128,8 @@ func exampleEpisode(now time.Time) indexer.EpisodeInput {
 
 // examplePattern is a rule an agent can follow, with the example
 // episode as its evidence.
-func examplePattern(episode string) indexer.PatternInput {
-	return indexer.PatternInput{
+func examplePattern(episode string) write.PatternInput {
+	return write.PatternInput{
 		Title:   "PATTERN-check-notes-before-push",
 		Tags:    []string{"engram", "workflow"},
 		Trigger: "a session is about to push new or edited memory notes",
@@ -136,7 +137,7 @@ func examplePattern(episode string) indexer.PatternInput {
 		Context: "An example pattern, written by engram init: a rule an agent can follow, saying when it applies (the trigger) and what to do (the action), " +
 			"with the episodes that show how it went (the evidence). engram computes its success rate from the evidence and warns agents " +
 			"about antipatterns, rules that keep failing. Agents write them with `engram new pattern` or the MCP tool add_pattern.",
-		Evidence: []indexer.EvidenceInput{{Episode: episode, Outcome: "success", Text: "- the notes were checked before the first push"}},
+		Evidence: []write.EvidenceInput{{Episode: episode, Outcome: "success", Text: "- the notes were checked before the first push"}},
 	}
 }
 

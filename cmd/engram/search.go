@@ -8,8 +8,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/query"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // parseWords parses flags before, between or after the positional
@@ -59,9 +59,9 @@ func cmdSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *limit < 1 {
 		return fmt.Errorf("%w: search: --limit must be at least 1", errUsage)
 	}
-	parts := indexer.PartSearch
+	parts := store.PartSearch
 	if *expand {
-		parts |= indexer.PartGraph
+		parts |= store.PartGraph
 	}
 	snap, err := q.snapshot(ctx, stderr, parts)
 	if err != nil {
@@ -89,7 +89,7 @@ func cmdSimilar(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *limit < 1 {
 		return fmt.Errorf("%w: similar: --limit must be at least 1", errUsage)
 	}
-	snap, err := q.snapshot(ctx, stderr, indexer.PartSimilar)
+	snap, err := q.snapshot(ctx, stderr, store.PartSimilar)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/query"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // heldOut is a generated repository no other test reads, with planted
@@ -42,7 +43,7 @@ func TestSearchMustShow(t *testing.T) {
 	}
 	cli("build", "--repo", repo, "--out", out)
 
-	snap, info, err := indexer.Snapshot(ctx, indexer.Options{Repo: repo, CacheDir: os.Getenv(cacheEnv)}, indexer.PartSearch)
+	snap, info, err := indexer.Snapshot(ctx, indexer.Options{Repo: repo, CacheDir: os.Getenv(cacheEnv)}, store.PartSearch)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/source"
+	"github.com/engramhq/engram/indexer/store"
 )
 
 // engram setup CLIENT writes the client's MCP configuration (and its
@@ -425,7 +425,7 @@ func applyChanges(top string, changes []setupChange) error {
 		} else {
 			ch.dirsMade, err = mkdirs(top, filepath.Dir(file))
 			if err == nil {
-				err = indexer.WriteFileAtomic(file, ch.new, ch.perm)
+				err = store.WriteFileAtomic(file, ch.new, ch.perm)
 			}
 		}
 		if err != nil {
@@ -449,7 +449,7 @@ func restoreChange(top string, ch setupChange) {
 	if ch.old == nil {
 		os.Remove(file)
 	} else {
-		indexer.WriteFileAtomic(file, ch.old, ch.perm)
+		store.WriteFileAtomic(file, ch.old, ch.perm)
 	}
 	for _, d := range slices.Backward(ch.dirsMade) {
 		os.Remove(d)
