@@ -1,7 +1,9 @@
 package export
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/engramhq/engram/indexer/routes"
@@ -59,33 +61,30 @@ func (s *Site) feed() Feed {
 // llmsTxt is llms.txt (https://llmstxt.org): a Markdown index of the site
 // for agents. An H1 with the site's name, a blockquote summary, then
 // sections of "- [name](url): notes" links; the "Optional" section is what
-// an agent may skip.
-func (s *Site) llmsTxt(budget int) []byte {
-	api := s.atRoot(s.BaseURL + routes.API)
+// an agent may skip. The links are the registry's: each family's LLMs
+// line, by section and rank.
+func (s *Site) llmsTxt() []byte {
 	var w strings.Builder
 	fmt.Fprintf(&w, "# %s\n\n", MarkdownText(strings.TrimSpace(s.Title)))
 	fmt.Fprintf(&w, "> Agent memory built by engram: %d episodes (what happened in past sessions), %d patterns and antipatterns (what works and what fails), and the causal graph between them. Start with the bootstrap; every file is static JSON.\n\n",
 		len(s.Episodes), len(s.Patterns))
-	w.WriteString("At session start, read the bootstrap. Before repeating a risky action, check the antipatterns. For the detail of a note, follow its `json_url`.\n\n")
-	w.WriteString("## Start here\n\n")
-	within := ""
-	if budget > 0 {
-		within = fmt.Sprintf(", within %d tokens", budget)
+	w.WriteString("At session start, read the bootstrap. Before repeating a risky action, check the antipatterns. For the detail of a note, follow its `json_url`.\n")
+	docs := s.Registry()
+	for _, section := range llmsSections {
+		fmt.Fprintf(&w, "\n## %s\n\n", section)
+		var lines []LLMsLine
+		for _, d := range docs {
+			if d.LLMs.Section == section {
+				lines = append(lines, d.LLMs)
+				lines[len(lines)-1].Link = cmp.Or(d.LLMs.Link, d.Path)
+			}
+		}
+		slices.SortStableFunc(lines, func(a, b LLMsLine) int { return cmp.Compare(a.Rank, b.Rank) })
+		for _, l := range lines {
+			fmt.Fprintf(&w, "- [%s](%s): %s\n", l.Name, s.atRoot(s.BaseURL+l.Link), l.About(s))
+		}
 	}
-	fmt.Fprintf(&w, "- [Bootstrap (Markdown)](%sbootstrap.md): practice, warnings, recent failures, recent work, best patterns, lessons and due items%s\n", api, within)
-	fmt.Fprintf(&w, "- [Bootstrap (JSON)](%sbootstrap.json): the same, as JSON; the same for one area of the repository in bootstrap/AREA.md, listed in the manifest's bootstrap_slices\n", api)
-	fmt.Fprintf(&w, "- [Antipatterns](%santipatterns.json): what fails, worst first\n", api)
-	w.WriteString("\n## API\n\n")
-	fmt.Fprintf(&w, "- [Manifest](%sindex.json): every file and the schema of each JSON file, counts, commit and reference time\n", api)
-	fmt.Fprintf(&w, "- [Episodes](%sepisodes.json): every episode in brief, newest first; each links its full JSON\n", api)
-	fmt.Fprintf(&w, "- [Patterns](%spatterns.json): patterns with declared and measured success rates, confidence and causal edges\n", api)
-	fmt.Fprintf(&w, "- [Lessons](%slessons.json): lessons of all episodes, clustered, most recurring first\n", api)
-	fmt.Fprintf(&w, "- [Causal graph](%sgraph.json): nodes and weighted edges, in the shape of ai-agents' causal-graph.json\n", api)
-	fmt.Fprintf(&w, "- [Graph health](%shealth.json): isolated nodes, edge types, tautologies, unmeasured rates, dangling links\n", api)
-	fmt.Fprintf(&w, "- [Workflows](%sworkflows.json): execution events grouped by workflow (counts by type, success ratio, first and last event), events of the last %d days; each links its timeline\n", api, s.RetentionDays)
-	fmt.Fprintf(&w, "- [JSON Schemas](%sschema/index.schema.json): a JSON Schema for each JSON file the site publishes (the API's files, the pages' JSON twins, the graph explorer's data), listed in the manifest (this one is the manifest's)\n", api)
-	w.WriteString("\n## Optional\n\n")
-	fmt.Fprintf(&w, "- [Episode feed](%s): JSON Feed 1.1 of the episodes\n", s.atRoot(s.BaseURL+routes.Feed))
+	// The site itself is no file of the registry: its pages are Hugo's.
 	fmt.Fprintf(&w, "- [Site](%s): the same memory as web pages, for people\n", s.atRoot(s.BaseURL))
 	return []byte(w.String())
 }
