@@ -31,7 +31,7 @@ const maxChain = 8
 
 // Link is a typed link from an earlier episode to a later one.
 type Link struct {
-	From, To int // indexes of the notes given to Links
+	From, To int // indexes of the notes given to Analyze
 	Type     string
 	// Via are the pull requests or issues the two share, "#2829", in
 	// number order.

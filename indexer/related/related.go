@@ -36,7 +36,7 @@ const (
 
 // Work is another episode that shares references with an episode.
 type Work struct {
-	Note int // index of the other episode in the notes given to Find
+	Note int // index of the other episode in the notes given to Analyze
 	// Via are the shared references, the rarest first ("#2829",
 	// "branch feat/x", "scripts/build.py").
 	Via []string
