@@ -313,3 +313,9 @@ func TestBuildSwaps(t *testing.T) {
 		t.Errorf("left beside the index: %q", names)
 	}
 }
+
+// Count is the number of documents.
+func (x *Index) Count() (int, error) {
+	n, err := x.idx.DocCount()
+	return int(n), err
+}
