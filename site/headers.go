@@ -2,7 +2,6 @@ package site
 
 import (
 	"bytes"
-	"fmt"
 	"net/http"
 	"os"
 	"path"
@@ -11,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode"
 )
 
 // Header is one HTTP response header.
@@ -111,22 +109,6 @@ func matchHeaderRule(rule, urlPath string) bool {
 		return rule == urlPath
 	}
 	return len(urlPath) >= len(before)+len(after) && strings.HasPrefix(urlPath, before) && strings.HasSuffix(urlPath, after)
-}
-
-// checkRulePath says what is wrong with a rule's path, which the hosts
-// read up to a space and match with one splat at most.
-func checkRulePath(p string) error {
-	switch {
-	case !strings.HasPrefix(p, "/"):
-		return fmt.Errorf("rule path %q does not start with /", p)
-	case strings.ContainsFunc(p, unicode.IsSpace):
-		return fmt.Errorf("rule path %q has a space", p)
-	case strings.Count(p, "*") > 1:
-		return fmt.Errorf("rule path %q has more than one *", p)
-	case strings.Contains(p, ":"):
-		return fmt.Errorf("rule path %q has a : (a placeholder to the hosts)", p)
-	}
-	return nil
 }
 
 // renderHeaders writes HeaderRules in the _headers format.

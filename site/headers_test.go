@@ -3,9 +3,11 @@ package site
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // TestHeadersFile: the _headers a build writes reads back, in Netlify's
@@ -148,4 +150,20 @@ func TestTwinRewrites(t *testing.T) {
 			t.Errorf("%s is served %q, want %q", tc.path, to, tc.want)
 		}
 	}
+}
+
+// checkRulePath says what is wrong with a rule's path, which the hosts
+// read up to a space and match with one splat at most.
+func checkRulePath(p string) error {
+	switch {
+	case !strings.HasPrefix(p, "/"):
+		return fmt.Errorf("rule path %q does not start with /", p)
+	case strings.ContainsFunc(p, unicode.IsSpace):
+		return fmt.Errorf("rule path %q has a space", p)
+	case strings.Count(p, "*") > 1:
+		return fmt.Errorf("rule path %q has more than one *", p)
+	case strings.Contains(p, ":"):
+		return fmt.Errorf("rule path %q has a : (a placeholder to the hosts)", p)
+	}
+	return nil
 }

@@ -46,29 +46,19 @@ const hugoEnviron = "ENGRAM=1"
 // maxErrorLines caps the logged Hugo errors quoted in a returned error.
 const maxErrorLines = 10
 
-// renderHugo builds the Hugo site whose sources (hugo.toml or config/,
-// content/, layouts/, static/...) are in workDir and writes it into
-// publishDir, discarding Hugo's log. Errors Hugo only logs are quoted in
-// the returned error.
+// renderHugoFs builds the Hugo site whose sources (hugo.toml or config/,
+// content/, layouts/, static/...) are in workDir of src, which may be an
+// in-memory file system (engram's generated content then never touches
+// the disk), and writes it into publishDir, writing Hugo's warnings and
+// errors to log (nil: discarded). Errors Hugo only logs are quoted in the
+// returned error.
 //
 // Hugo never removes files from its publish directory, so publishDir must
 // be a fresh, empty directory (or not exist yet): stale pages would
 // otherwise survive. Nothing is written outside workDir and publishDir.
-// When ctx ends, the render stops at its next page (buildHugo).
-func renderHugo(ctx context.Context, workDir, publishDir string) error {
-	return renderHugoLog(ctx, workDir, publishDir, io.Discard)
-}
-
-// renderHugoLog is renderHugo writing Hugo's warnings and errors to log.
-func renderHugoLog(ctx context.Context, workDir, publishDir string, log io.Writer) error {
-	return renderHugoFs(ctx, hugofs.Os, workDir, publishDir, log, false, nil)
-}
-
-// renderHugoFs is renderHugoLog with the sources in src, which may be an
-// in-memory file system: engram's generated content then never touches
-// the disk, and only publishDir is written. relative makes the links of
-// every page relative to it (relativeFs). r, when set, keeps the pages it
-// marks in its cache as they are written (keepFs).
+// When ctx ends, the render stops at its next page (buildHugo). relative
+// makes the links of every page relative to it (relativeFs). r, when set,
+// keeps the pages it marks in its cache as they are written (keepFs).
 func renderHugoFs(ctx context.Context, src afero.Fs, workDir, publishDir string, log io.Writer, relative bool, r *reuse) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("render site: %w", err)

@@ -432,3 +432,14 @@ disableKinds = ["taxonomy", "term", "rss", "sitemap"]
 		t.Error("the render's sources (and so its pages) are still reachable after it returned")
 	}
 }
+
+// renderHugo is renderHugoFs on the disk, discarding Hugo's log, as the
+// tests of the renderer call it.
+func renderHugo(ctx context.Context, workDir, publishDir string) error {
+	return renderHugoLog(ctx, workDir, publishDir, io.Discard)
+}
+
+// renderHugoLog is renderHugo writing Hugo's warnings and errors to log.
+func renderHugoLog(ctx context.Context, workDir, publishDir string, log io.Writer) error {
+	return renderHugoFs(ctx, hugofs.Os, workDir, publishDir, log, false, nil)
+}

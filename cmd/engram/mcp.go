@@ -105,12 +105,6 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return nil
 }
 
-// newMCPServer is the server with every tool and resource; q names the
-// repository (already defaulted) and the reference time.
-func newMCPServer(q queryFlags, stderr io.Writer) *mcp.Server {
-	return newCheckingMCPServer(q, stderr, freshFor, toolsAll)
-}
-
 // newCheckingMCPServer is the server with the tools of tools and every
 // resource, checking the repository once fresh has passed since the
 // last check (0: at every call).

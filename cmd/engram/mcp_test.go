@@ -23,6 +23,12 @@ func mcpClient(t testing.TB, repo string) *mcp.ClientSession {
 	return mcpClientOn(t, newMCPServer(queryFlags{repo: repo}, io.Discard))
 }
 
+// newMCPServer is the server with every tool and resource; q names the
+// repository (already defaulted) and the reference time.
+func newMCPServer(q queryFlags, stderr io.Writer) *mcp.Server {
+	return newCheckingMCPServer(q, stderr, freshFor, toolsAll)
+}
+
 // mcpClientOn connects an in-memory client to srv.
 func mcpClientOn(t testing.TB, srv *mcp.Server) *mcp.ClientSession {
 	t.Helper()

@@ -116,15 +116,6 @@ func findInputs(fsys fs.FS) (episodes, graphs []string, diags []note.Diagnostic)
 	return episodes, graphs, diags
 }
 
-// EpisodeMarkdown converts one episode file into a markdown episode note
-// (SPEC §2.1) and returns it with the note as Decode reads the JSON. The
-// diagnostics are Decode's and the import's; the error is non-nil when no
-// note can be made: the file is not a JSON object, or the episode has no
-// valid outcome (markdown episodes must have one).
-func EpisodeMarkdown(filePath string, data []byte) ([]byte, note.Note, []note.Diagnostic, error) {
-	return episodeMarkdown(parse.New(parse.Roots{}), filePath, data)
-}
-
 func episodeMarkdown(p *parse.Parser, filePath string, data []byte) ([]byte, note.Note, []note.Diagnostic, error) {
 	n, diags, err := Decode(filePath, data)
 	if err != nil {

@@ -32,7 +32,7 @@ type Input struct {
 	// Related holds each note's related work (indexer/related), one per
 	// note (nil means none).
 	Related [][]related.Work
-	// Links are the typed links between episodes (related.Links), which
+	// Links are the typed links between episodes (related.Analyze), which
 	// graph.json publishes beside the causal edges.
 	Links []related.Link
 	// Feedback holds each note's echoes and fizzles, one per note (nil

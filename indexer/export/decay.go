@@ -19,9 +19,6 @@ type Decay struct {
 	TTL map[string]float64
 }
 
-// DefaultDecay is SPEC §3's: λ = 0.01, stale after 90 days.
-func defaultDecay() Decay { return Decay{Lambda: 0.01, StaleDays: 90} }
-
 // Feedback counts the echoes (an agent used the note) and fizzles (it was
 // injected and ignored) of one note (SPEC §2.6).
 type Feedback struct {

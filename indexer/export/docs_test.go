@@ -37,6 +37,10 @@ var dates = map[string][2]time.Time{
 	"patterns/skip-ci.md":           {time.Date(2026, 8, 4, 0, 0, 0, 0, time.UTC), time.Date(2026, 8, 4, 0, 0, 0, 0, time.UTC)},
 }
 
+// defaultDecay is SPEC §3's: λ = 0.01, stale after 90 days (the indexer
+// takes it from engram.toml's defaults).
+func defaultDecay() Decay { return Decay{Lambda: 0.01, StaleDays: 90} }
+
 // testInput parses testdata/notes as the indexer would (sorted by path)
 // and builds the graph.
 func testInput(t *testing.T) Input {

@@ -221,14 +221,6 @@ func SchemaFile(name, title string, v any) (File, error) {
 // SchemaDir is the folder of the published schemas.
 const SchemaDir = routes.SchemaDir
 
-// SchemaPath is where the schema of an API file or of feed.json is
-// published, as export's table names it. ok is false for a file without
-// a schema (Markdown, text, the schemas themselves) and for the site's
-// own JSON twins, which site.SchemaPath maps.
-func SchemaPath(file string) (string, bool) {
-	return MatchSchema(Maps(Docs()), file)
-}
-
 // MatchSchema is the schema the first of maps that matches file names.
 func MatchSchema(maps []SchemaMap, file string) (string, bool) {
 	for _, m := range maps {

@@ -30,13 +30,6 @@ func (m *FrontMatter) Add(key string, v any) {
 	m.n.Content = append(m.n.Content, &k, yamlNode(plainJSON(v)))
 }
 
-// AddIf adds key when ok.
-func (m *FrontMatter) AddIf(key string, v any, ok bool) {
-	if ok {
-		m.Add(key, v)
-	}
-}
-
 // Last is the node of the value added last, for a writer that styles it.
 func (m *FrontMatter) Last() *yaml.Node { return m.n.Content[len(m.n.Content)-1] }
 

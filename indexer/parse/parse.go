@@ -83,7 +83,6 @@ type state struct {
 	path  string
 	n     note.Note
 	diags note.Diagnostics
-	fm    frontMatter
 	// unreadable is the line of the error that left the front matter
 	// unread, or 0: the note is then withheld as private (privacy.go).
 	unreadable int

@@ -46,13 +46,8 @@ func Fingerprint(path, category, text string) string {
 	return path + ":" + category + ":" + hex.EncodeToString(sum[:6])
 }
 
-// Find finds the poisoned text of a note, positioned in src, the file the
+// find finds the poisoned text of a note, positioned in src, the file the
 // note was read from (nil: at the lines the note gives).
-func Find(n *note.Note, src []byte) []Finding {
-	var sc scanner
-	return sc.find(n, src)
-}
-
 func (sc *scanner) find(n *note.Note, src []byte) []Finding {
 	var out []Finding
 	walk(n, func(ref fieldRef, text string, line int) {

@@ -15,11 +15,11 @@
 // topic, and a match that the sentence before it negates, reports or
 // quotes is talk about the thing. BENCHMARKS.md has the measurement.
 //
-// Scan finds the matches in one text; Find walks every text of a note an
-// agent may be handed (Fields) and positions each finding in the file;
-// Check does so for a repository's notes against its allow list (the
-// reviewed fingerprints of findings that are meant, as .gitleaksignore
-// allows secrets).
+// A scanner finds the matches in one text and, for a note, walks every
+// text an agent may be handed (Fields) and positions each finding in the
+// file; Check does so for a repository's notes against its allow list
+// (the reviewed fingerprints of findings that are meant, as
+// .gitleaksignore allows secrets).
 package poison
 
 import "slices"
@@ -57,13 +57,6 @@ type Match struct {
 	InComment bool
 }
 
-// Scan finds the poisoned spans of text, in order of their start, one
-// match per span (the first rule that matches it).
-func Scan(text string) []Match {
-	var sc scanner
-	return sc.scan(text)
-}
-
 // scanner scans texts one after another, keeping its buffers between
 // them: most texts are short, and allocating for each cost more than
 // reading it.
@@ -72,6 +65,8 @@ type scanner struct {
 	segs    []int
 }
 
+// scan finds the poisoned spans of text, in order of their start, one
+// match per span (the first rule that matches it).
 func (sc *scanner) scan(text string) []Match {
 	if text == "" {
 		return nil

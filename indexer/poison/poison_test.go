@@ -9,6 +9,19 @@ import (
 	"github.com/engramhq/engram/indexer/parse"
 )
 
+// Scan finds the poisoned spans of text, as Check's scanner does.
+func Scan(text string) []Match {
+	var sc scanner
+	return sc.scan(text)
+}
+
+// Find finds the poisoned text of a note as Check's scanner does,
+// positioned in src (nil: at the lines the note gives).
+func Find(n *note.Note, src []byte) []Finding {
+	var sc scanner
+	return sc.find(n, src)
+}
+
 // TestScan: for each category, an instruction is found and the same
 // words talked about are not, side by side.
 func TestScan(t *testing.T) {

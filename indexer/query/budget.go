@@ -8,18 +8,18 @@ import (
 // Token budgets of list answers (issue 32): an agent says how many tokens
 // an answer may cost it, and gets as many items as fit, at least one.
 
-// MaxBudgetTokens caps a budget: more is no budget at all (a page of the
+// maxBudgetTokens caps a budget: more is no budget at all (a page of the
 // longest list at its largest is far smaller), and is taken as this.
-const MaxBudgetTokens = 100_000
+const maxBudgetTokens = 100_000
 
 // CheckBudget checks a budget in tokens: 0 is none (the argument left
-// out), a negative budget is refused, and one over MaxBudgetTokens is
+// out), a negative budget is refused, and one over maxBudgetTokens is
 // capped.
 func CheckBudget(n int) (int, error) {
 	if n < 0 {
 		return 0, fmt.Errorf("budget_tokens is %d: give the most tokens the answer may cost, at least 1 (leave it out for no budget)", n)
 	}
-	return min(n, MaxBudgetTokens), nil
+	return min(n, maxBudgetTokens), nil
 }
 
 // FitCount is how many of n items, from the first, an answer can hold

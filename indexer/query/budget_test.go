@@ -13,8 +13,8 @@ func TestCheckBudget(t *testing.T) {
 		{0, 0, ""},
 		{1, 1, ""},
 		{2000, 2000, ""},
-		{MaxBudgetTokens + 1, MaxBudgetTokens, ""},
-		{1 << 62, MaxBudgetTokens, ""},
+		{maxBudgetTokens + 1, maxBudgetTokens, ""},
+		{1 << 62, maxBudgetTokens, ""},
 		{-1, 0, "budget_tokens is -1"},
 		{-1 << 62, 0, "at least 1"},
 	} {

@@ -49,7 +49,3 @@ func (f wordFilter) match(text string) bool {
 	}
 	return true
 }
-
-// MatchWords reports whether text has every word of filter (the rule
-// above); an empty filter matches every text.
-func MatchWords(filter, text string) bool { return newWordFilter(filter).match(text) }

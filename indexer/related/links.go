@@ -31,7 +31,7 @@ const maxChain = 8
 
 // Link is a typed link from an earlier episode to a later one.
 type Link struct {
-	From, To int // indexes of the notes given to Links
+	From, To int // indexes of the notes given to Analyze
 	Type     string
 	// Via are the pull requests or issues the two share, "#2829", in
 	// number order.
@@ -45,16 +45,12 @@ var (
 	closed = regexp.MustCompile(`(?i)\b(?:fix(?:es|ed)?|clos(?:es|ed)|resolv(?:es|ed))\s+(?:(?:github|gh)\s+)?(?:issue\s+)?#(\d{2,7})\b`)
 )
 
-// Links returns the links between the episodes of notes, whose times
+// links returns the links between the episodes of notes, whose times
 // are created (an episode's date): for every pull request or issue that
 // two to maxChain episodes name, each of them continued_by the next; and
 // resolved_by from the episode that filed an issue to each later one
 // that closed it. Links are sorted by from, to and type; two episodes
 // sharing several numbers have one link with every number as Via.
-func Links(notes []note.Note, created []time.Time) []Link {
-	return scan(notes).links(notes, created)
-}
-
 func (s scanned) links(notes []note.Note, created []time.Time) []Link {
 	at := func(i int) time.Time {
 		if i < len(created) {

@@ -9,6 +9,12 @@ import (
 	"github.com/engramhq/engram/indexer/note"
 )
 
+// Links are the links between the episodes of notes, as Analyze finds
+// them.
+func Links(notes []note.Note, created []time.Time) []Link {
+	return scan(notes).links(notes, created)
+}
+
 func day(d int) time.Time { return time.Date(2026, 7, d, 0, 0, 0, 0, time.UTC) }
 
 // linkText is a link as the test reads it: "A continued_by B via #12".

@@ -36,28 +36,22 @@ const (
 
 // Work is another episode that shares references with an episode.
 type Work struct {
-	Note int // index of the other episode in the notes given to Find
+	Note int // index of the other episode in the notes given to Analyze
 	// Via are the shared references, the rarest first ("#2829",
 	// "branch feat/x", "scripts/build.py").
 	Via []string
 }
 
-// Find returns, for each note, its related work: the other episodes that
-// name a reference it names, ordered by how rare the shared references
-// are (the sum of their inverse document frequencies), then by title. A
-// note that is not an episode has none.
-func Find(notes []note.Note) [][]Work {
-	return scan(notes).find(notes)
-}
-
-// Result is what Analyze finds: each note's related work (Find) and the
-// links between episodes (Links).
+// Result is what Analyze finds: each note's related work and the links
+// between episodes.
 type Result struct {
 	Work  [][]Work
 	Links []Link
 }
 
-// Analyze is Find and Links, reading each episode's text once.
+// Analyze finds each note's related work and the links between the
+// episodes of notes, whose times are created, reading each episode's text
+// once.
 func Analyze(notes []note.Note, created []time.Time) Result {
 	s := scan(notes)
 	return Result{Work: s.find(notes), Links: s.links(notes, created)}
@@ -97,6 +91,10 @@ func scan(notes []note.Note) scanned {
 	return s
 }
 
+// find returns, for each note, its related work: the other episodes that
+// name a reference it names, ordered by how rare the shared references
+// are (the sum of their inverse document frequencies), then by title. A
+// note that is not an episode has none.
 func (s scanned) find(notes []note.Note) [][]Work {
 	out := make([][]Work, len(notes))
 	for i := range notes {

@@ -9,6 +9,11 @@ import (
 	"github.com/engramhq/engram/indexer/note"
 )
 
+// Find is the related work of each note, as Analyze finds it.
+func Find(notes []note.Note) [][]Work {
+	return scan(notes).find(notes)
+}
+
 func TestReferences(t *testing.T) {
 	tests := []struct {
 		text string

@@ -49,8 +49,8 @@ func FuzzSearch(f *testing.F) {
 				t.Fatalf("Text(%q): score %v", q, m.Score)
 			}
 		}
-		if len(Clauses(q)) > maxQueryClauses {
-			t.Fatalf("Clauses(%q): more than the cap", q)
+		if len(queryClauses(q)) > maxQueryClauses {
+			t.Fatalf("queryClauses(%q): more than the cap", q)
 		}
 	})
 }

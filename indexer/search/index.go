@@ -211,9 +211,3 @@ func Open(dir string) (*Index, error) {
 
 // Close closes the index.
 func (x *Index) Close() error { return x.idx.Close() }
-
-// Count is the number of documents.
-func (x *Index) Count() (int, error) {
-	n, err := x.idx.DocCount()
-	return int(n), err
-}

@@ -177,7 +177,7 @@ func TestSearchLimitAndType(t *testing.T) {
 }
 
 // TestSearchLongQuery: 10 KB queries are read up to MaxQueryBytes and
-// MaxQueryClauses, and answer.
+// maxQueryClauses, and answer.
 func TestSearchLongQuery(t *testing.T) {
 	idx := buildTest(t, testDocs())
 	repeated := strings.Repeat("backoff payout ", 700)
@@ -206,7 +206,7 @@ func TestSearchLongQuery(t *testing.T) {
 			}
 		})
 	}
-	if n := len(Clauses(distinct.String())); n != maxQueryClauses {
+	if n := len(queryClauses(distinct.String())); n != maxQueryClauses {
 		t.Errorf("%d clauses, want the cap %d", n, maxQueryClauses)
 	}
 	if c := capText(strings.Repeat("é", 3000), maxQueryBytes); len(c) > maxQueryBytes || !strings.HasSuffix(c, "é") {
@@ -226,8 +226,8 @@ func TestClauses(t *testing.T) {
 		`"quoted" (grouped) +req`: {{"quot"}, {"group"}, {"req"}},
 	}
 	for q, want := range tests {
-		if got := Clauses(q); !slices.EqualFunc(got, want, slices.Equal) {
-			t.Errorf("Clauses(%q) = %q, want %q", q, got, want)
+		if got := queryClauses(q); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Errorf("queryClauses(%q) = %q, want %q", q, got, want)
 		}
 	}
 }
@@ -312,4 +312,10 @@ func TestBuildSwaps(t *testing.T) {
 		}
 		t.Errorf("left beside the index: %q", names)
 	}
+}
+
+// Count is the number of documents.
+func (x *Index) Count() (int, error) {
+	n, err := x.idx.DocCount()
+	return int(n), err
 }

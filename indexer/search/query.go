@@ -30,7 +30,7 @@ import (
 // need not be adjacent in the note; the index keeps no positions.
 
 // Caps on a query. Text past MaxQueryBytes is ignored (a 10 KB query is
-// read up to here, cut at a character boundary); past MaxQueryClauses
+// read up to here, cut at a character boundary); past maxQueryClauses
 // distinct clauses, the rest are ignored.
 const (
 	maxQueryBytes   = 4096
@@ -65,7 +65,7 @@ func (x *Index) Search(q, typ string, limit int) ([]Hit, error) {
 	default:
 		return nil, fmt.Errorf("search: unknown type %q (want episode, pattern or note)", typ)
 	}
-	clauses := Clauses(q)
+	clauses := queryClauses(q)
 	if len(clauses) == 0 || limit <= 0 {
 		return []Hit{}, nil
 	}
@@ -91,10 +91,10 @@ func (x *Index) Search(q, typ string, limit int) ([]Hit, error) {
 	return hits, nil
 }
 
-// Clauses returns the clauses of a query, in order, without repeats: each
+// queryClauses returns the clauses of a query, in order, without repeats: each
 // a term, or the characters of a Chinese or Japanese run, every one of
 // which is required.
-func Clauses(q string) [][]string {
+func queryClauses(q string) [][]string {
 	stream := english().Analyze([]byte(capText(q, maxQueryBytes)))
 	var out [][]string
 	seen := map[string]bool{}

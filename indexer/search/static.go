@@ -29,7 +29,7 @@ import (
 //	                              the previous one; scores × 1000)
 //	api/v1/search/t/<f>-<k>.json  tier k of the terms whose full FNV-1a hash
 //	                              is f (8 hex digits): {"term": [gap, score, ...]}
-//	api/v1/search/d/<n>.json      hit display for docs n×DocShard ... :
+//	api/v1/search/d/<n>.json      hit display for docs n×docShard ... :
 //	                              [[id, type, outcome, url, title, snippet], ...]
 //
 // A term's postings are in tiers by score, best first: the first
@@ -57,7 +57,7 @@ const staticVersion = 2
 const (
 	bm25K1   = 1.2
 	bm25B    = 0.75
-	DocShard = 8
+	docShard = 8
 	// firstTier is the size of a term's first tier of postings, in its
 	// shard file; each further tier is tierGrowth times the one before.
 	// A query reads at most tierBudget postings of later tiers.
@@ -165,16 +165,16 @@ func StaticFiles(docs []StaticDoc) ([]export.File, error) {
 			return nil, err
 		}
 	}
-	for s := 0; s*DocShard < len(docs); s++ {
+	for s := 0; s*docShard < len(docs); s++ {
 		var rows [][]string
-		for _, d := range docs[s*DocShard : min(len(docs), (s+1)*DocShard)] {
+		for _, d := range docs[s*docShard : min(len(docs), (s+1)*docShard)] {
 			rows = append(rows, []string{d.ID, d.Type, d.Outcome, d.URL, d.Title, snippet(d.Snippet)})
 		}
 		if err := add(fmt.Sprintf("d/%d.json", s), rows); err != nil {
 			return nil, err
 		}
 	}
-	meta := StaticMeta{Version: staticVersion, Docs: len(docs), TermShards: shards, DocShard: DocShard,
+	meta := StaticMeta{Version: staticVersion, Docs: len(docs), TermShards: shards, DocShard: docShard,
 		FirstTier: firstTier, TierGrowth: tierGrowth, TierBudget: tierBudget, StopWords: stopWordList()}
 	if err := add("meta.json", meta); err != nil {
 		return nil, err

@@ -75,10 +75,10 @@ func staticIndex(t *testing.T, docs []StaticDoc) (StaticMeta, map[string][]int64
 			if _, err := fmt.Sscanf(path, "d/%d.json", &n); err != nil {
 				t.Fatal(err)
 			}
-			for len(rows) < (n+1)*DocShard {
+			for len(rows) < (n+1)*docShard {
 				rows = append(rows, nil)
 			}
-			copy(rows[n*DocShard:], r)
+			copy(rows[n*docShard:], r)
 		default:
 			t.Errorf("unexpected file %s", f.Path)
 		}
@@ -172,7 +172,7 @@ func TestStaticFiles(t *testing.T) {
 	}
 	docs = append(docs, StaticDoc{ID: "EMPTY", Type: "note", Title: "EMPTY"}) // a note with no text
 	meta, postings, rows := staticIndex(t, docs)
-	if meta.Docs != 301 || len(rows) != 301 || meta.DocShard != DocShard || meta.TermShards&(meta.TermShards-1) != 0 {
+	if meta.Docs != 301 || len(rows) != 301 || meta.DocShard != docShard || meta.TermShards&(meta.TermShards-1) != 0 {
 		t.Fatalf("meta %+v, %d rows", meta, len(rows))
 	}
 	// Documents are numbered by id; a planted word's only posting is its

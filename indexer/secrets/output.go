@@ -11,30 +11,23 @@ import (
 	"sync"
 )
 
-// ScanDir scans every file under dir, a build's finished output, with s
-// (see Output), and returns the findings that are not allowed, by path
-// (slash-separated, relative to dir) and position. A file byte for byte
-// the same as one already scanned (a page's JSON twin in the API) is
-// scanned once. The files in scanned (by the same paths) are left out:
-// the caller knows a scanner with the same Key found nothing in these
-// very bytes at these paths.
-func (s *Scanner) ScanDir(ctx context.Context, dir string, scanned map[string]bool) ([]Finding, error) {
-	found, _, err := s.ScanDirKnown(ctx, dir, scanned, nil, nil)
-	return found, err
-}
-
 // Sum is the SHA-256 of a file's bytes.
 type Sum = [sha256.Size]byte
 
-// ScanDirKnown is ScanDir that also leaves out every file whose bytes'
-// SHA-256 is in known: the caller knows a scanner with the same Key
-// found nothing in those bytes (a file of an earlier output that
-// passed; the scan of an output reads only its bytes, never its path).
-// It returns the SHA-256 of every file it read, so that the caller can
-// know them next time once the output has passed. written are the
-// SHA-256 of files the caller wrote under dir itself, from bytes it
-// hashed as it wrote them (by path, as scanned): one whose sum is
-// known is not read back either.
+// ScanDirKnown scans every file under dir, a build's finished output,
+// with s (see Output), and returns the findings that are not allowed, by
+// path (slash-separated, relative to dir) and position. A file byte for
+// byte the same as one already scanned (a page's JSON twin in the API) is
+// scanned once. The files in scanned (by the same paths) are left out:
+// the caller knows a scanner with the same Key found nothing in these
+// very bytes at these paths. So is every file whose bytes' SHA-256 is in
+// known: the caller knows a scanner with the same Key found nothing in
+// those bytes (a file of an earlier output that passed; the scan of an
+// output reads only its bytes, never its path). It returns the SHA-256
+// of every file it read, so that the caller can know them next time once
+// the output has passed. written are the SHA-256 of files the caller
+// wrote under dir itself, from bytes it hashed as it wrote them (by
+// path, as scanned): one whose sum is known is not read back either.
 func (s *Scanner) ScanDirKnown(ctx context.Context, dir string, scanned map[string]bool, known map[Sum]bool, written map[string]Sum) ([]Finding, []Sum, error) {
 	var paths []string
 	var trusted []Sum

@@ -143,15 +143,6 @@ func (n *Neighbourhoods) Draw(id string) Drawing {
 	return Drawing{SVG: d.render(), Key: key}
 }
 
-// SVG is Draw(id)'s SVG.
-func (n *Neighbourhoods) SVG(id string) string { return n.Draw(id).SVG }
-
-// localGraph draws id's neighbourhood in g. It indexes g first: to draw
-// many nodes of one graph, make the index once with NewNeighbourhoods.
-func localGraph(g export.Graph, id string) string {
-	return NewNeighbourhoods(g).SVG(id)
-}
-
 // lgPick is what a neighbourhood drawing shows.
 type lgPick struct {
 	nodes  []int32 // the centre, then ring 1, then ring 2

@@ -222,3 +222,12 @@ func BenchmarkNeighbourhoods(b *testing.B) {
 		}
 	}
 }
+
+// SVG is Draw(id)'s SVG.
+func (n *Neighbourhoods) SVG(id string) string { return n.Draw(id).SVG }
+
+// localGraph draws id's neighbourhood in g. It indexes g first: to draw
+// many nodes of one graph, make the index once with NewNeighbourhoods.
+func localGraph(g export.Graph, id string) string {
+	return NewNeighbourhoods(g).SVG(id)
+}
