@@ -79,8 +79,9 @@ var layers = [][]string{
 	{"indexer/export", "indexer/aiagents/exporter"},
 	// what is computed from the documents (the site's charts among it)
 	{"indexer/search", "indexer/bootstrap", "site/internal/chart"},
-	// what answers from them: queries, pages
-	{"indexer/query", "site"},
+	// what answers from them: queries, pages; the reference of the
+	// site's search script, which only tests run
+	{"indexer/query", "site", "indexer/search/searchtest"},
 	// engram.toml and engram's version
 	{"indexer/config"},
 	// what engram keeps on disk: the output, the query cache and the

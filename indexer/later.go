@@ -58,7 +58,3 @@ func laterOf(ctx context.Context, clock *stopwatch, docs *export.Site, sdocs []s
 func laterDocs() []export.Doc {
 	return slices.Concat(bootstrap.Docs(), search.StaticSchemas(), site.Docs())
 }
-
-// Published is the registry of what every build publishes (export's
-// Registry): a family per kind of file, with its schema.
-func Published() []export.Doc { return export.Merge(laterDocs()) }

@@ -15,6 +15,7 @@ import (
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/gen"
 	"github.com/engramhq/engram/indexer/search"
+	"github.com/engramhq/engram/indexer/search/searchtest"
 	"github.com/engramhq/engram/indexer/source"
 )
 
@@ -93,7 +94,7 @@ func staticSearchBytes(b *testing.B, notes int) {
 	for _, q := range queries {
 		total := len(script)
 		ztotal := gzipSize(script)
-		res, err := search.StaticSearch(fetch, q, 10)
+		res, err := searchtest.StaticSearch(fetch, q, 10)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -19,7 +19,7 @@ import (
 
 	"github.com/engramhq/engram/indexer"
 	"github.com/engramhq/engram/indexer/gen"
-	"github.com/engramhq/engram/indexer/search"
+	"github.com/engramhq/engram/indexer/search/searchtest"
 	"github.com/engramhq/engram/indexer/source"
 	"github.com/engramhq/engram/site/browsertest"
 )
@@ -119,10 +119,10 @@ func TestBrowserSearchPlantedWords(t *testing.T) {
 // search.StaticSearch, which must give the same hits with the same
 // scores. It returns how many queries read a later tier, and how many
 // stopped at the budget.
-func compareSearches(t *testing.T, ctx context.Context, fetch search.StaticFetch, queries []string) (tiered, inexact int) {
+func compareSearches(t *testing.T, ctx context.Context, fetch searchtest.StaticFetch, queries []string) (tiered, inexact int) {
 	t.Helper()
 	for _, q := range queries {
-		res, err := search.StaticSearch(fetch, q, 10)
+		res, err := searchtest.StaticSearch(fetch, q, 10)
 		if err != nil {
 			t.Fatal(err)
 		}

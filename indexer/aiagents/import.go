@@ -121,7 +121,7 @@ func episodeMarkdown(p *parse.Parser, filePath string, data []byte) ([]byte, not
 	if err != nil {
 		return nil, n, diags, err
 	}
-	if !note.Outcome(n.Episode.Outcome).Valid() {
+	if !n.Episode.Outcome.Valid() {
 		d := fileDiag(filePath, note.Error, "aiagents-import", fmt.Sprintf("episode outcome %q is not %s; a markdown episode needs one, so it is not imported", n.Episode.Outcome, note.OutcomeList))
 		return nil, n, append(diags, d), errorOf(d)
 	}

@@ -371,9 +371,7 @@ func (s *PageStore) zero(entries map[site.PageKey]pageEntry) error {
 			dead = append(dead, e)
 		}
 	}
-	for _, e := range s.put {
-		dead = append(dead, e)
-	}
+	dead = append(dead, s.put...)
 	for _, e := range entries {
 		live = append(live, e)
 	}

@@ -1,4 +1,8 @@
-package search
+// Package searchtest holds StaticSearch, the Go reference of the site's
+// search script, which only tests and benchmarks run: search's, the
+// site's browser test that compares the script with it, and the
+// download benchmark of the static index.
+package searchtest
 
 import (
 	"encoding/json"
@@ -6,6 +10,8 @@ import (
 	"slices"
 	"sort"
 	"unicode/utf16"
+
+	"github.com/engramhq/engram/indexer/search"
 )
 
 // StaticHit is a hit of StaticSearch: a row of a display file and the
@@ -67,7 +73,7 @@ func StaticSearch(fetch StaticFetch, query string, limit int) (StaticResult, err
 		}
 		return true, nil
 	}
-	var meta StaticMeta
+	var meta search.StaticMeta
 	if ok, err := get("meta.json", &meta); !ok {
 		return res, fmt.Errorf("search/meta.json: %w", orMissing(err))
 	}
@@ -75,7 +81,7 @@ func StaticSearch(fetch StaticFetch, query string, limit int) (StaticResult, err
 		query = string(utf16.Decode(u[:maxQueryUnits]))
 	}
 	var terms []string
-	for _, t := range Analyze(query) {
+	for _, t := range search.Analyze(query) {
 		if !slices.Contains(terms, t) && len(terms) < maxQueryTerms {
 			terms = append(terms, t)
 		}
@@ -92,13 +98,13 @@ func StaticSearch(fetch StaticFetch, query string, limit int) (StaticResult, err
 		size   int     // the number of postings in it, at most
 	}
 	ts := make([]*term, len(terms))
-	shards := map[string]*StaticTerms{}
+	shards := map[string]*search.StaticTerms{}
 	for i, t := range terms {
 		ts[i] = &term{name: t, scores: map[int]int64{}, tier: 1, size: meta.FirstTier * meta.TierGrowth}
-		path := fmt.Sprintf("t/%x.json", TermShard(t, meta.TermShards))
+		path := fmt.Sprintf("t/%x.json", search.TermShard(t, meta.TermShards))
 		sh, seen := shards[path]
 		if !seen {
-			sh = &StaticTerms{}
+			sh = &search.StaticTerms{}
 			if ok, err := get(path, sh); err != nil {
 				return res, err
 			} else if !ok {
@@ -107,7 +113,7 @@ func StaticSearch(fetch StaticFetch, query string, limit int) (StaticResult, err
 			shards[path] = sh
 		}
 		if sh != nil {
-			addPostings(ts[i].scores, sh.Postings[t])
+			AddPostings(ts[i].scores, sh.Postings[t])
 			ts[i].more = sh.More[t]
 		}
 	}
@@ -189,10 +195,10 @@ func StaticSearch(fetch StaticFetch, query string, limit int) (StaticResult, err
 		}
 		budget -= next.size
 		var tier map[string][]int64
-		if _, err := get(TierPath(next.name, next.tier), &tier); err != nil {
+		if _, err := get(search.TierPath(next.name, next.tier), &tier); err != nil {
 			return res, err
 		}
-		addPostings(next.scores, tier[next.name])
+		AddPostings(next.scores, tier[next.name])
 		next.more, next.tier, next.size = next.more[1:], next.tier+1, next.size*meta.TierGrowth
 	}
 	ranked = ranked[:min(limit, len(ranked))]
@@ -218,9 +224,9 @@ func StaticSearch(fetch StaticFetch, query string, limit int) (StaticResult, err
 	return res, nil
 }
 
-// addPostings adds a tier's postings, stored as document gaps and
+// AddPostings adds a tier's postings, stored as document gaps and
 // scores, to a term's scores by document.
-func addPostings(scores map[int]int64, flat []int64) {
+func AddPostings(scores map[int]int64, flat []int64) {
 	doc := 0
 	for i := 0; i+1 < len(flat); i += 2 {
 		doc += int(flat[i])
