@@ -161,8 +161,8 @@ func validateAll(t *testing.T, out string) map[string]int {
 }
 
 // checkOutput validates every JSON file under out against the schema
-// the manifest's schemas name for it (which must be the one
-// site.SchemaPath names), and checks that the manifest lists every
+// the manifest's schemas name for it (which must be the one export's
+// table and the site's twins name, in that order), and checks that the manifest lists every
 // schema. It returns how many files each schema validated and the
 // problems found: a file without a schema, or that does not validate.
 func checkOutput(out string) (map[string]int, []string, error) {
@@ -197,8 +197,8 @@ func checkOutput(out string) (map[string]int, []string, error) {
 			problems = append(problems, rel+" has no schema in the manifest")
 			return nil
 		}
-		if want, _ := site.SchemaPath(rel); schemaPath != want {
-			problems = append(problems, fmt.Sprintf("%s: the manifest names the schema %s, site.SchemaPath %s", rel, schemaPath, want))
+		if want, _ := export.MatchSchema(export.Maps(slices.Concat(export.Docs(), site.Docs())), rel); schemaPath != want {
+			problems = append(problems, fmt.Sprintf("%s: the manifest names the schema %s, the registry %s", rel, schemaPath, want))
 		}
 		name := filepath.Base(schemaPath)
 		sch := schemas[name]

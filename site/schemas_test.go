@@ -143,3 +143,11 @@ func TestSiteSchemaFiles(t *testing.T) {
 		}
 	}
 }
+
+// SchemaPath is where the schema of any JSON file of a build's output is
+// published, as the manifest's schemas name it: the API's and
+// feed.json's, and the site's own twins'. ok is false for a file without
+// a schema: not JSON, or a schema itself.
+func SchemaPath(file string) (string, bool) {
+	return export.MatchSchema(export.Maps(slices.Concat(export.Docs(), Docs())), file)
+}
