@@ -93,7 +93,7 @@ func writeNewNote(ctx context.Context, opt WriteOptions, title, p string, data [
 	return t.end(t.putNote(title, p, data, upsert), message)
 }
 
-// putNote plans the note titled title, rendered for path p (write_find.go
+// putNote plans the note titled title, rendered for path p (find.go
 // finds what it would clash with).
 func (t *txn) putNote(title, p string, data []byte, upsert bool) error {
 	x, err := t.index()
