@@ -15,8 +15,11 @@ import (
 var eventTypes = []string{"tool_call", "error", "milestone", "handoff", "commit", "test"}
 
 // decisionTypes are the schema's decision types: engram's (SPEC §2.1)
-// less "other", which the schema does not have.
-func decisionTypes() []string {
+// less "other", which the schema does not have. Made once: decode reads
+// them for every decision.
+var decisionTypes = schemaDecisionTypes()
+
+func schemaDecisionTypes() []string {
 	var out []string
 	for _, t := range note.DecisionTypes() {
 		if t != note.DecisionOther {

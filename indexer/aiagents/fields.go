@@ -113,7 +113,7 @@ var decisionFields = []field[decisionItem, note.Decision, Decision]{
 		file:   func(d *Decision) slot { return strSlot(&d.Timestamp) }},
 	{key: "type", note: "Decision.Type", need: nonBlank, exact: true, bullet: "Type",
 		read: func(p *part, it *decisionItem) {
-			it.dec.Type = note.DecisionType(p.enum(decisionTypes(), "aiagents-decision-type"))
+			it.dec.Type = note.DecisionType(p.enum(decisionTypes, "aiagents-decision-type"))
 		},
 		export: func(d *note.Decision) any { return string(d.Type) },
 		file:   func(d *Decision) slot { return strSlot(&d.Type) }},

@@ -1,5 +1,10 @@
 package note
 
+import (
+	"slices"
+	"strings"
+)
+
 // DecisionType is what a decision was about (SPEC §2.1). "" is none;
 // any other text is a type the input gave that is not valid, kept so that
 // a diagnostic can name it.
@@ -21,14 +26,7 @@ func DecisionTypes() []DecisionType {
 }
 
 // Valid reports whether t is one of DecisionTypes.
-func (t DecisionType) Valid() bool {
-	for _, v := range DecisionTypes() {
-		if t == v {
-			return true
-		}
-	}
-	return false
-}
+func (t DecisionType) Valid() bool { return slices.Contains(DecisionTypes(), t) }
 
 // EdgeType is the type of an edge of the causal graph: one of the causal
 // types a pattern declares (SPEC §2.2), or one engram derives.
@@ -60,23 +58,13 @@ func CausalTypes() []EdgeType {
 }
 
 // Causal reports whether t is one of CausalTypes.
-func (t EdgeType) Causal() bool {
-	for _, v := range CausalTypes() {
-		if t == v {
-			return true
-		}
-	}
-	return false
-}
+func (t EdgeType) Causal() bool { return slices.Contains(CausalTypes(), t) }
 
 // Join is the types (or outcomes) as a message lists them: "a, b, c".
 func Join[T ~string](ts []T) string {
-	var b []byte
+	s := make([]string, len(ts))
 	for i, t := range ts {
-		if i > 0 {
-			b = append(b, ", "...)
-		}
-		b = append(b, t...)
+		s[i] = string(t)
 	}
-	return string(b)
+	return strings.Join(s, ", ")
 }
