@@ -75,6 +75,9 @@ var layers = [][]string{
 	{"indexer/events", "indexer/extract", "indexer/aiagents", "indexer/gen", "indexer/poison"},
 	// what is computed from the notes
 	{"indexer/causal", "indexer/related", "indexer/lessons"},
+	// what is mined from the notes and the graph's health: pattern
+	// candidates
+	{"indexer/mine"},
 	// the documents of the API, and the ai-agents files engram writes
 	{"indexer/export", "indexer/aiagents/exporter"},
 	// what is computed from the documents (the site's charts among it)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/engramhq/engram/indexer/causal"
 	"github.com/engramhq/engram/indexer/events"
+	"github.com/engramhq/engram/indexer/mine"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/poison"
 	"github.com/engramhq/engram/indexer/related"
@@ -49,6 +50,9 @@ type Input struct {
 	// poisoning (indexer/poison) that the repository does not allow; nil
 	// means none. The graph stage flags the same notes.
 	Poisoning [][]poison.Finding
+	// Candidates are the pattern candidates mined from the episodes
+	// (indexer/mine), published as candidates.json; never advice.
+	Candidates mine.Result
 }
 
 // LessonCluster is a cluster of lessons that say the same thing (the

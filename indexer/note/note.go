@@ -22,6 +22,9 @@ const (
 // zero; positions are 1-based lines in the original file.
 type Note struct {
 	Path string
+	// Source is the namespace of the [[sources]] repository the note
+	// came from (engram.toml), "" for the repository being built.
+	Source string
 	Kind Kind
 	// Type is the front matter type (episode, pattern, antipattern,
 	// concept, thread, ...), lower-cased; empty when not given.
