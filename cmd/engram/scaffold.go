@@ -33,6 +33,13 @@ func scaffoldFile(name string) string {
 // step).
 const goMinor, netlifyGo = "1.26", "1.26.8"
 
+// sourceCheckout is where the workflow's commented step checks out
+// another memory repository, from the memory repository's folder, and
+// the path its commented [[sources]] entry in engram.toml reads: inside
+// the memory repository's folder, so one path serves both whatever the
+// folder, and untracked, so the build reads it only as the source.
+const sourceCheckout = ".sources/other"
+
 // workflowPath is the GitHub Actions workflow engram init writes.
 const workflowPath = ".github/workflows/engram.yml"
 
@@ -49,7 +56,7 @@ func scaffold(version string, now time.Time) ([]write.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := strings.NewReplacer("@VERSION@", version, "@GO_MINOR@", goMinor, "@NETLIFY_GO@", netlifyGo)
+	r := strings.NewReplacer("@VERSION@", version, "@GO_MINOR@", goMinor, "@NETLIFY_GO@", netlifyGo, "@SOURCE_PATH@", sourceCheckout)
 	file := func(path, tmpl string) write.File {
 		return write.File{Path: path, Data: []byte(r.Replace(scaffoldFile(tmpl)))}
 	}
@@ -74,8 +81,9 @@ func workflowFile(version, sub string) write.File {
 		where = "\n#\n# The memory repository is the folder " + string(quoted) + " of this repository."
 	}
 	outYAML, _ := json.Marshal(path.Join(sub, "public")) // a JSON string is a YAML one
+	checkoutYAML, _ := json.Marshal(path.Join(sub, sourceCheckout))
 	r := strings.NewReplacer("@VERSION@", version, "@GO_MINOR@", goMinor, "@REPO@", repo, "@OUT@", out,
-		"@OUT_YAML@", string(outYAML), "@WHERE@", where)
+		"@OUT_YAML@", string(outYAML), "@WHERE@", where, "@SOURCE_CHECKOUT@", string(checkoutYAML))
 	return write.File{Path: workflowPath, Data: []byte(r.Replace(scaffoldFile("engram.yml.tmpl")))}
 }
 
