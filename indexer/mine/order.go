@@ -1,0 +1,85 @@
+package mine
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// nearDuplicate is the share of the smaller evidence that another
+// candidate of the same action must hold for the two to be one finding.
+const nearDuplicate = 0.8
+
+// distinct drops near-duplicates (the same action over nearly the same
+// episodes, found by triggers nested in each other or overlapping),
+// keeping of each the one with the most evidence (then the most terms,
+// then the trigger's words), and returns the rest in their total order
+// with their ids.
+func (m *miner) distinct(found []pending) []Candidate {
+	slices.SortStableFunc(found, func(a, b pending) int {
+		return cmp.Or(cmp.Compare(len(b.episodes), len(a.episodes)), cmp.Compare(len(b.c.Terms), len(a.c.Terms)),
+			strings.Compare(strings.Join(a.c.Terms, " "), strings.Join(b.c.Terms, " ")), strings.Compare(a.c.Action, b.c.Action))
+	})
+	kept := map[int32][]pending{} // by choice
+	var out []Candidate
+	for _, p := range found {
+		key := p.choice
+		if slices.ContainsFunc(kept[key], func(q pending) bool { return overlap(p.episodes, q.episodes) >= nearDuplicate }) {
+			m.res.Withheld[ReasonDuplicate]++
+			continue
+		}
+		kept[key] = append(kept[key], p)
+		out = append(out, p.c)
+	}
+	return order(out)
+}
+
+// overlap is the share of the smaller of a and b (ascending) the other
+// holds.
+func overlap(a, b []int) float64 {
+	n := len(intersect(slices.Clone(a), b))
+	return float64(n) / float64(min(len(a), len(b)))
+}
+
+// order sorts candidates by confidence, occurrences and id (best first),
+// after giving each its id: a slug of its trigger's terms and its action,
+// made unique by a number in that order.
+func order(cs []Candidate) []Candidate {
+	for i := range cs {
+		cs[i].ID = "CANDIDATE-" + slug(strings.Join(cs[i].Terms, " "), 4) + "--" + slug(cs[i].Action, 8)
+	}
+	slices.SortStableFunc(cs, func(a, b Candidate) int {
+		return cmp.Or(cmp.Compare(b.Choice.Confidence, a.Choice.Confidence), cmp.Compare(b.Choice.Occurrences, a.Choice.Occurrences),
+			strings.Compare(a.ID, b.ID), strings.Compare(a.Trigger, b.Trigger), strings.Compare(a.Action, b.Action))
+	})
+	taken := map[string]bool{}
+	for i := range cs {
+		taken[cs[i].ID] = true
+	}
+	seen := map[string]bool{}
+	for i := range cs {
+		id := cs[i].ID
+		for k := 2; seen[cs[i].ID]; k++ {
+			if c := id + "-" + strconv.Itoa(k); !taken[c] {
+				cs[i].ID = c
+			}
+		}
+		seen[cs[i].ID] = true
+	}
+	if cs == nil {
+		return []Candidate{}
+	}
+	return cs
+}
+
+// slug is s's first n words, lower case, letters and digits joined by
+// hyphens.
+func slug(s string, n int) string {
+	ws := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return strings.Join(ws[:min(len(ws), n)], "-")
+}
+
+// result is the miner's Result.
+func (m *miner) result() Result { return m.res }

@@ -1,0 +1,143 @@
+package mine
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/engramhq/engram/indexer/causal"
+)
+
+// index lists, for every term, the units of unflagged episodes whose
+// situation has it, and counts the unflagged episodes with a unit, in all
+// and by choice: what a situation and the association test read.
+func (m *miner) index() {
+	m.termUnits = make([][]int, len(m.termText))
+	m.choiceEps = make([]int, len(m.choices))
+	seen := map[[2]int]bool{}
+	last := -1
+	for u := range m.units {
+		un := &m.units[u]
+		if m.eps[un.ep].flagged {
+			continue
+		}
+		for _, t := range un.terms {
+			m.termUnits[t] = append(m.termUnits[t], u)
+		}
+		if un.ep != last {
+			m.withUnits++
+			last = un.ep
+		}
+		if k := [2]int{un.ep, int(un.choice)}; !seen[k] {
+			seen[k] = true
+			m.choiceEps[un.choice]++
+		}
+	}
+}
+
+// situation is the units of unflagged episodes whose situation has every
+// term of s (ascending).
+func (m *miner) situation(s termSet) []int {
+	lists := make([][]int, s.len())
+	for k := range lists {
+		lists[k] = m.termUnits[s[k]]
+	}
+	slices.SortFunc(lists, func(a, b []int) int { return cmp.Compare(len(a), len(b)) })
+	out := slices.Clone(lists[0])
+	for _, l := range lists[1:] {
+		out = intersect(out, l)
+	}
+	return out
+}
+
+// intersect keeps of a (ascending) what b (ascending) has.
+func intersect(a, b []int) []int {
+	out, j := a[:0], 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j < len(b) && b[j] == x {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// associated is the test that keeps generic actions out: the share of
+// the situation's episodes that made the choice (k of them) must exceed
+// the share of all episodes that did, with 95% confidence (its Wilson
+// lower bound above the base rate). "Run the tests", made everywhere, is
+// no more likely in one situation than in all.
+func (m *miner) associated(c int32, k int, situation []int) bool {
+	n := m.episodesOf(situation)
+	base := float64(m.choiceEps[c]) / float64(m.withUnits)
+	return causal.Wilson(float64(k)/float64(n), n) > base
+}
+
+// episodesOf counts the different episodes of units (ascending).
+func (m *miner) episodesOf(units []int) int {
+	n, last := 0, -1
+	for _, u := range units {
+		if m.units[u].ep != last {
+			n++
+			last = m.units[u].ep
+		}
+	}
+	return n
+}
+
+// contrasts are the other choices made in the situation, best first
+// (confidence, occurrences, action), at most MaxContrasts.
+func (m *miner) contrasts(c int32, situation []int) []Choice {
+	by := map[int32][]int{}
+	for _, u := range situation {
+		if d := m.units[u].choice; d != c {
+			by[d] = append(by[d], u)
+		}
+	}
+	out := []Choice{}
+	for _, units := range by {
+		r, _ := m.choice(units)
+		r.Action = m.mostCommon(units, func(u *unit) string { return u.wording })
+		out = append(out, r.Choice)
+	}
+	slices.SortFunc(out, compareChoices)
+	return out[:min(len(out), m.opt.MaxContrasts)]
+}
+
+func compareChoices(a, b Choice) int {
+	return cmp.Or(cmp.Compare(b.Confidence, a.Confidence), cmp.Compare(b.Occurrences, a.Occurrences), strings.Compare(a.Action, b.Action))
+}
+
+// words are the terms of s as the situations write them: for each term,
+// the most common word that analyses to it (ties to the first in
+// alphabetical order), the words sorted.
+func (m *miner) words(s termSet, units []int) []string {
+	count := map[string]int{}
+	for _, u := range units {
+		for _, w := range causal.Words(m.units[u].situation) {
+			w = strings.ToLower(w)
+			if ts := m.analyse(w); len(ts) == 1 && slices.Contains(s[:s.len()], m.termID[ts[0]]) {
+				count[w]++
+			}
+		}
+	}
+	best := map[int32]string{}
+	for w, n := range count {
+		t := m.termID[m.analyse(w)[0]]
+		if b, ok := best[t]; !ok || n > count[b] || n == count[b] && w < b {
+			best[t] = w
+		}
+	}
+	out := []string{}
+	for k := range s.len() {
+		if w, ok := best[s[k]]; ok {
+			out = append(out, w)
+		} else {
+			out = append(out, m.termText[s[k]])
+		}
+	}
+	slices.Sort(out)
+	return out
+}
