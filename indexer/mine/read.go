@@ -45,7 +45,10 @@ type miner struct {
 	termUnits [][]int
 	choiceEps []int
 	withUnits int
-	res       Result
+	// tests is the number of pairs considered: the association test's
+	// correction.
+	tests int
+	res   Result
 }
 
 func newMiner(notes []note.Note, g causal.Result, opt Options) *miner {

@@ -25,12 +25,16 @@ func (m *miner) mine() {
 		byChoice[m.units[u].choice] = append(byChoice[m.units[u].choice], u)
 	}
 	m.index()
-	var found []pending
+	sets := make([][]itemset, len(byChoice))
 	for c, units := range byChoice {
-		if len(units) < m.opt.MinEpisodes {
-			continue
+		if len(units) >= m.opt.MinEpisodes {
+			sets[c] = m.frequentSets(units)
+			m.tests += len(sets[c])
 		}
-		for _, set := range m.frequentSets(units) {
+	}
+	var found []pending
+	for c := range sets {
+		for _, set := range sets[c] {
 			if p, reason := m.consider(int32(c), set); reason != "" {
 				m.res.Withheld[reason]++
 			} else {

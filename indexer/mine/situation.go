@@ -2,6 +2,7 @@ package mine
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 
@@ -64,15 +65,52 @@ func intersect(a, b []int) []int {
 	return out
 }
 
-// associated is the test that keeps generic actions out: the share of
-// the situation's episodes that made the choice (k of them) must exceed
-// the share of all episodes that did, with 95% confidence (its Wilson
-// lower bound above the base rate). "Run the tests", made everywhere, is
-// no more likely in one situation than in all.
+// associated is the test that keeps generic and chance pairings out:
+// k of the situation's n episodes made the choice, which base of all
+// episodes make; the chance of k or more under no association (the
+// binomial tail) must be under alpha / tests, Bonferroni's correction for
+// every pair the miner tests. "Run the tests", made everywhere, is no
+// more likely in one situation than in all; three episodes that share
+// three noise words and a common choice are what thousands of tests find
+// by chance.
 func (m *miner) associated(c int32, k int, situation []int) bool {
 	n := m.episodesOf(situation)
 	base := float64(m.choiceEps[c]) / float64(m.withUnits)
-	return causal.Wilson(float64(k)/float64(n), n) > base
+	return binomialTail(k, n, base) < alpha/float64(max(m.tests, 1))
+}
+
+// alpha is the significance of the association test over all pairs.
+const alpha = 0.05
+
+// binomialTail is the chance of k or more successes in n trials of
+// chance p.
+func binomialTail(k, n int, p float64) float64 {
+	if k <= 0 {
+		return 1
+	}
+	if p <= 0 {
+		return 0
+	}
+	if p >= 1 {
+		return 1
+	}
+	lp, lq := math.Log(p), math.Log1p(-p)
+	sum := 0.0
+	for i := k; i <= n; i++ {
+		term := math.Exp(lchoose(n, i) + float64(i)*lp + float64(n-i)*lq)
+		sum += term
+		if term < sum*1e-12 {
+			break // the terms only fall from the mode on
+		}
+	}
+	return min(sum, 1)
+}
+
+func lchoose(n, k int) float64 {
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c
 }
 
 // episodesOf counts the different episodes of units (ascending).
