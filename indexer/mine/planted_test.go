@@ -61,7 +61,7 @@ func mineOf(notes []note.Note, g causal.Result) mine.Result {
 func TestPlantedPatterns(t *testing.T) {
 	for _, noise := range []int{1, 3} {
 		for _, seed := range []uint64{1, 2, 3} {
-			c := gen.Planted(gen.PlantedOptions{Seed: seed, Noise: noise})
+			c := gen.Planted(gen.PlantedOptions{Seed: seed, Noise: noise, Episodes: 200})
 			notes, g := parseFiles(t, c.Files)
 			res := mineOf(notes, g)
 			precision, recall := measure(t, c, res)
