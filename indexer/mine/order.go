@@ -39,7 +39,15 @@ func (m *miner) distinct(found []pending) []Candidate {
 // overlap is the share of the smaller of a and b (ascending) the other
 // holds.
 func overlap(a, b []int) float64 {
-	n := len(intersect(slices.Clone(a), b))
+	n, j := 0, 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j < len(b) && b[j] == x {
+			n++
+		}
+	}
 	return float64(n) / float64(min(len(a), len(b)))
 }
 

@@ -48,11 +48,14 @@ type miner struct {
 	// tests is the number of pairs considered: the association test's
 	// correction.
 	tests int
+	// sizes memoises the number of episodes of a situation, which many
+	// choices share.
+	sizes map[termSet]int
 	res   Result
 }
 
 func newMiner(notes []note.Note, g causal.Result, opt Options) *miner {
-	return &miner{opt: opt, notes: notes, g: g, termID: map[string]int32{}, choiceID: map[string]int32{}, analysed: map[string][]string{},
+	return &miner{opt: opt, notes: notes, g: g, termID: map[string]int32{}, sizes: map[termSet]int{}, choiceID: map[string]int32{}, analysed: map[string][]string{},
 		res: Result{Candidates: []Candidate{}, Withheld: map[string]int{}, Read: map[string]int{}}}
 }
 

@@ -46,8 +46,8 @@ func (m *miner) mine() {
 }
 
 // consider runs the rules on one pair, in order: evidence that is only
-// flagged episodes, support, one session, tautology, placeholder, a rate
-// with no outcome behind it, association. It returns the candidate, or
+// flagged episodes, support, one session, association, tautology,
+// placeholder, a rate with no outcome behind it. It returns the candidate, or
 // the first rule it fails.
 func (m *miner) consider(c int32, set itemset) (pending, string) {
 	var units []int
@@ -66,6 +66,10 @@ func (m *miner) consider(c int32, set itemset) (pending, string) {
 	case ch.Sessions < 2:
 		return pending{}, ReasonOneSession
 	}
+	situation, ok := m.associated(c, len(eps), set.terms)
+	if !ok {
+		return pending{}, ReasonAssociation
+	}
 	trigger := "When " + sentence(m.mostCommon(units, func(u *unit) string { return u.situation }))
 	ch.Action = m.mostCommon(units, func(u *unit) string { return u.wording })
 	switch {
@@ -75,10 +79,6 @@ func (m *miner) consider(c int32, set itemset) (pending, string) {
 		return pending{}, causal.FlagPlaceholder
 	case ch.outcomes == 0:
 		return pending{}, causal.FlagDefaultRate
-	}
-	situation := m.situation(set.terms)
-	if !m.associated(c, len(eps), situation) {
-		return pending{}, ReasonAssociation
 	}
 	cand := Candidate{Trigger: trigger, Terms: m.words(set.terms, units), Action: ch.Action, Choice: ch.Choice,
 		Contrasts: m.contrasts(c, situation)}

@@ -37,32 +37,28 @@ func (m *miner) index() {
 }
 
 // situation is the units of unflagged episodes whose situation has every
-// term of s (ascending).
+// term of s (ascending): those of its rarest term's list that have the
+// others too.
 func (m *miner) situation(s termSet) []int {
-	lists := make([][]int, s.len())
-	for k := range lists {
-		lists[k] = m.termUnits[s[k]]
-	}
-	slices.SortFunc(lists, func(a, b []int) int { return cmp.Compare(len(a), len(b)) })
-	out := slices.Clone(lists[0])
-	for _, l := range lists[1:] {
-		out = intersect(out, l)
+	terms := s[:s.len()]
+	rarest := slices.MinFunc(terms, func(a, b int32) int { return cmp.Compare(len(m.termUnits[a]), len(m.termUnits[b])) })
+	var out []int
+	for _, u := range m.termUnits[rarest] {
+		if hasAll(m.units[u].terms, terms) {
+			out = append(out, u)
+		}
 	}
 	return out
 }
 
-// intersect keeps of a (ascending) what b (ascending) has.
-func intersect(a, b []int) []int {
-	out, j := a[:0], 0
-	for _, x := range a {
-		for j < len(b) && b[j] < x {
-			j++
-		}
-		if j < len(b) && b[j] == x {
-			out = append(out, x)
+// hasAll reports whether have (sorted) holds every term of want.
+func hasAll(have, want []int32) bool {
+	for _, t := range want {
+		if _, ok := slices.BinarySearch(have, t); !ok {
+			return false
 		}
 	}
-	return out
+	return true
 }
 
 // associated is the test that keeps generic and chance pairings out:
@@ -73,10 +69,26 @@ func intersect(a, b []int) []int {
 // more likely in one situation than in all; three episodes that share
 // three noise words and a common choice are what thousands of tests find
 // by chance.
-func (m *miner) associated(c int32, k int, situation []int) bool {
-	n := m.episodesOf(situation)
+// It returns the situation's units (those of unflagged episodes whose
+// situation has every term of s) when the pair passes. The chance is
+// least when every episode of the situation made the choice (n = k), so
+// a pair that fails then fails without the situation being looked up:
+// most pairs, in noise.
+func (m *miner) associated(c int32, k int, s termSet) ([]int, bool) {
 	base := float64(m.choiceEps[c]) / float64(m.withUnits)
-	return binomialTail(k, n, base) < alpha/float64(max(m.tests, 1))
+	limit := alpha / float64(max(m.tests, 1))
+	if binomialTail(k, k, base) >= limit {
+		return nil, false
+	}
+	n, ok := m.sizes[s]
+	if !ok {
+		n = m.episodesOf(m.situation(s))
+		m.sizes[s] = n
+	}
+	if binomialTail(k, n, base) >= limit {
+		return nil, false
+	}
+	return m.situation(s), true
 }
 
 // alpha is the significance of the association test over all pairs.
