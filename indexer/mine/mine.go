@@ -52,6 +52,10 @@ const (
 	// ReasonDuplicate: the same action over (nearly) the same episodes as
 	// a candidate kept, by a trigger nested in or around its own.
 	ReasonDuplicate = "duplicate"
+	// ReasonWritten: a pattern note already states it: the same action
+	// (as the miner reads choices), with evidence that holds most of the
+	// candidate's episodes (what engram mine --write leaves behind).
+	ReasonWritten = "written"
 )
 
 // The counts of Result.Read.
@@ -72,6 +76,7 @@ const (
 func Mine(notes []note.Note, g causal.Result, opt Options) Result {
 	m := newMiner(notes, g, opt.withDefaults())
 	m.read()
+	m.patterns()
 	m.mine()
 	return m.result()
 }

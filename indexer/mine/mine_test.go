@@ -197,3 +197,18 @@ func TestMineEmpty(t *testing.T) {
 		t.Errorf("empty repository: %+v", res)
 	}
 }
+
+// TestMineWritten: a candidate a pattern note already states (the same
+// action, evidence holding its episodes) is withheld as written.
+func TestMineWritten(t *testing.T) {
+	notes := append(background(30), repeated("EP-lock", 5, own, "The database migration held a lock", "run the migration at night")...)
+	p := &note.Pattern{Trigger: "When a migration holds a lock", Action: "Run migrations at night"}
+	for i := range 5 {
+		p.Evidence = append(p.Evidence, note.Evidence{Target: fmt.Sprintf("EP-lock-%03d", i), Outcome: note.Success})
+	}
+	notes = append(notes, note.Note{Kind: note.KindPattern, Type: "pattern", Title: "PATTERN-night-migrations", Path: "patterns/PATTERN-night-migrations.md", Pattern: p})
+	res := mined(notes)
+	if len(res.Candidates) != 0 || res.Withheld[mine.ReasonWritten] != 1 {
+		t.Errorf("candidates %+v withheld %v, want written", res.Candidates, res.Withheld)
+	}
+}

@@ -39,6 +39,14 @@ func (m *miner) distinct(found []pending) []Candidate {
 // overlap is the share of the smaller of a and b (ascending) the other
 // holds.
 func overlap(a, b []int) float64 {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return held(a, b)
+}
+
+// held is the share of a (ascending) that b (ascending) holds.
+func held(a, b []int) float64 {
 	n, j := 0, 0
 	for _, x := range a {
 		for j < len(b) && b[j] < x {
@@ -48,7 +56,7 @@ func overlap(a, b []int) float64 {
 			n++
 		}
 	}
-	return float64(n) / float64(min(len(a), len(b)))
+	return float64(n) / float64(len(a))
 }
 
 // order sorts candidates by confidence, occurrences and id (best first),

@@ -51,7 +51,9 @@ type miner struct {
 	// sizes memoises the number of episodes of a situation, which many
 	// choices share.
 	sizes map[termSet]int
-	res   Result
+	// written are the pattern notes (patterns).
+	written []written
+	res     Result
 }
 
 func newMiner(notes []note.Note, g causal.Result, opt Options) *miner {
