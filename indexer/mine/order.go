@@ -15,8 +15,8 @@ const nearDuplicate = 0.8
 // distinct drops near-duplicates (the same action over nearly the same
 // episodes, found by triggers nested in each other or overlapping),
 // keeping of each the one with the most evidence (then the most terms,
-// then the trigger's words), and returns the rest in their total order
-// with their ids.
+// then the trigger's words), and what a pattern note already states,
+// and returns the rest in their total order with their ids.
 func (m *miner) distinct(found []pending) []Candidate {
 	slices.SortStableFunc(found, func(a, b pending) int {
 		return cmp.Or(cmp.Compare(len(b.episodes), len(a.episodes)), cmp.Compare(len(b.c.Terms), len(a.c.Terms)),
@@ -31,6 +31,10 @@ func (m *miner) distinct(found []pending) []Candidate {
 			continue
 		}
 		kept[key] = append(kept[key], p)
+		if m.isWritten(p.choice, p.episodes) {
+			m.res.Withheld[ReasonWritten]++
+			continue
+		}
 		out = append(out, p.c)
 	}
 	return order(out)

@@ -47,7 +47,8 @@ func (m *miner) mine() {
 
 // consider runs the rules on one pair, in order: evidence that is only
 // flagged episodes, support, one session, association, tautology,
-// placeholder, a rate with no outcome behind it, written. It returns the candidate, or
+// placeholder, a rate with no outcome behind it (distinct then drops
+// duplicates and what is written). It returns the candidate, or
 // the first rule it fails.
 func (m *miner) consider(c int32, set itemset) (pending, string) {
 	var units []int
@@ -79,9 +80,6 @@ func (m *miner) consider(c int32, set itemset) (pending, string) {
 		return pending{}, causal.FlagPlaceholder
 	case ch.outcomes == 0:
 		return pending{}, causal.FlagDefaultRate
-	}
-	if m.isWritten(c, eps) {
-		return pending{}, ReasonWritten
 	}
 	cand := Candidate{Trigger: trigger, Terms: m.words(set.terms, units), Action: ch.Action, Choice: ch.Choice,
 		Contrasts: m.contrasts(c, situation)}
