@@ -88,7 +88,7 @@ func chosen(d *note.Decision) string {
 	c := strings.TrimSpace(d.Chosen)
 	for k, o := range d.Options {
 		o = strings.TrimSpace(o)
-		if strings.EqualFold(c, o) || c == string(rune('1'+k)) || strings.EqualFold(c, string(rune('a'+k))) {
+		if strings.EqualFold(c, o) || k < 9 && c == string(rune('1'+k)) || k < 26 && strings.EqualFold(c, string(rune('a'+k))) {
 			return o
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/engramhq/engram/indexer/causal"
@@ -210,5 +211,24 @@ func TestMineWritten(t *testing.T) {
 	res := mined(notes)
 	if len(res.Candidates) != 0 || res.Withheld[mine.ReasonWritten] != 1 {
 		t.Errorf("candidates %+v withheld %v, want written", res.Candidates, res.Withheld)
+	}
+}
+
+// TestMineLongSituations: paragraphs of context (ai-agents writes them)
+// are read by their first 16 terms, so 100 decisions of 200 shared words
+// and one choice stay cheap (without the cap: millions of triggers), and
+// still give their pair.
+func TestMineLongSituations(t *testing.T) {
+	var words []string
+	for i := range 200 {
+		words = append(words, fmt.Sprintf("word%c%c", 'a'+i%26, 'a'+i/26))
+	}
+	notes := background(100)
+	for i := range 100 {
+		notes = append(notes, ep(fmt.Sprintf("EP-long-%03d", i), "", note.Success, "long", strings.Join(words, " "), "write less"))
+	}
+	res := mined(notes)
+	if len(res.Candidates) != 1 || res.Candidates[0].Choice.Occurrences != 100 {
+		t.Errorf("%d candidates, withheld %v", len(res.Candidates), res.Withheld)
 	}
 }

@@ -19,8 +19,8 @@ const nearDuplicate = 0.8
 // and returns the rest in their total order with their ids.
 func (m *miner) distinct(found []pending) []Candidate {
 	slices.SortStableFunc(found, func(a, b pending) int {
-		return cmp.Or(cmp.Compare(len(b.episodes), len(a.episodes)), cmp.Compare(len(b.c.Terms), len(a.c.Terms)),
-			strings.Compare(strings.Join(a.c.Terms, " "), strings.Join(b.c.Terms, " ")), strings.Compare(a.c.Action, b.c.Action))
+		return cmp.Or(cmp.Compare(len(b.episodes), len(a.episodes)), cmp.Compare(b.set.len(), a.set.len()),
+			strings.Compare(m.setText(a.set), m.setText(b.set)), strings.Compare(a.c.Action, b.c.Action))
 	})
 	kept := map[int32][]pending{} // by choice
 	var out []Candidate
@@ -35,9 +35,22 @@ func (m *miner) distinct(found []pending) []Candidate {
 			m.res.Withheld[ReasonWritten]++
 			continue
 		}
+		// What only a kept candidate shows is made for it alone.
+		p.c.Terms = m.words(p.set, p.units)
+		p.c.Contrasts = m.contrasts(p.choice, m.situation(p.set))
 		out = append(out, p.c)
 	}
 	return order(out)
+}
+
+// setText is a trigger's terms, sorted, in one string: a tie-breaker.
+func (m *miner) setText(s termSet) string {
+	ts := make([]string, s.len())
+	for k := range ts {
+		ts[k] = m.termText[s[k]]
+	}
+	slices.Sort(ts)
+	return strings.Join(ts, " ")
 }
 
 // overlap is the share of the smaller of a and b (ascending) the other

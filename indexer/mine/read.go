@@ -134,10 +134,25 @@ func (m *miner) analyse(s string) []string {
 	return ts
 }
 
-// terms are the distinct terms of s, as sorted ids.
+// maxSituationTerms caps the terms a situation is read by: its first
+// distinct ones. A paragraph of context (ai-agents writes them) would
+// otherwise make thousands of candidate triggers per decision; the
+// situation's first words say what it is.
+const maxSituationTerms = 16
+
+// terms are the first maxSituationTerms distinct terms of s, as sorted
+// ids.
 func (m *miner) terms(s string) []int32 {
 	var out []int32
+	seen := map[string]bool{}
 	for _, t := range m.analyse(s) {
+		if seen[t] {
+			continue
+		}
+		if len(seen) == maxSituationTerms {
+			break
+		}
+		seen[t] = true
 		id, ok := m.termID[t]
 		if !ok {
 			id = int32(len(m.termText))

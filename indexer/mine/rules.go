@@ -14,7 +14,11 @@ import (
 type pending struct {
 	c        Candidate
 	choice   int32
-	episodes []int // its evidence episodes, ascending
+	episodes []int
+	// set and units are the trigger and the evidence's units: the terms
+	// and contrasts of a candidate kept are made from them.
+	set   termSet
+	units []int // its evidence episodes, ascending
 }
 
 // mine considers every (trigger, choice) pair that MinEpisodes decisions
@@ -67,8 +71,7 @@ func (m *miner) consider(c int32, set itemset) (pending, string) {
 	case ch.Sessions < 2:
 		return pending{}, ReasonOneSession
 	}
-	situation, ok := m.associated(c, len(eps), set.terms)
-	if !ok {
+	if !m.associated(c, len(eps), set.terms) {
 		return pending{}, ReasonAssociation
 	}
 	trigger := "When " + sentence(m.mostCommon(units, func(u *unit) string { return u.situation }))
@@ -81,9 +84,8 @@ func (m *miner) consider(c int32, set itemset) (pending, string) {
 	case ch.outcomes == 0:
 		return pending{}, causal.FlagDefaultRate
 	}
-	cand := Candidate{Trigger: trigger, Terms: m.words(set.terms, units), Action: ch.Action, Choice: ch.Choice,
-		Contrasts: m.contrasts(c, situation)}
-	return pending{c: cand, choice: c, episodes: eps}, ""
+	cand := Candidate{Trigger: trigger, Action: ch.Action, Choice: ch.Choice}
+	return pending{c: cand, choice: c, episodes: eps, set: set.terms, units: units}, ""
 }
 
 // choiceRecord is a Choice and the number of its evidence with an outcome.

@@ -69,26 +69,21 @@ func hasAll(have, want []int32) bool {
 // more likely in one situation than in all; three episodes that share
 // three noise words and a common choice are what thousands of tests find
 // by chance.
-// It returns the situation's units (those of unflagged episodes whose
-// situation has every term of s) when the pair passes. The chance is
-// least when every episode of the situation made the choice (n = k), so
+// The chance is least when every episode of the situation made the choice (n = k), so
 // a pair that fails then fails without the situation being looked up:
 // most pairs, in noise.
-func (m *miner) associated(c int32, k int, s termSet) ([]int, bool) {
+func (m *miner) associated(c int32, k int, s termSet) bool {
 	base := float64(m.choiceEps[c]) / float64(m.withUnits)
 	limit := alpha / float64(max(m.tests, 1))
 	if binomialTail(k, k, base) >= limit {
-		return nil, false
+		return false
 	}
 	n, ok := m.sizes[s]
 	if !ok {
 		n = m.episodesOf(m.situation(s))
 		m.sizes[s] = n
 	}
-	if binomialTail(k, n, base) >= limit {
-		return nil, false
-	}
-	return m.situation(s), true
+	return binomialTail(k, n, base) < limit
 }
 
 // alpha is the significance of the association test over all pairs.
