@@ -19,6 +19,7 @@ import (
 	"github.com/engramhq/engram/indexer/events"
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/lessons"
+	"github.com/engramhq/engram/indexer/mine"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/parse"
 	"github.com/engramhq/engram/indexer/poison"
@@ -152,6 +153,8 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 		Poisoned:                  poisoned.Poisoned,
 	})
 	diags = append(diags, g.Diags...)
+	clock.start("mine")
+	candidates := mine.Mine(notes, g, mine.Options{Analyze: search.Analyze})
 	aside.Wait()
 	redactDiagnostics(diags, quoted)
 	note.SortDiagnostics(diags)
@@ -165,7 +168,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 			Commit: repo.Head, ReferenceTime: ref, Notes: notes, Meta: meta, Graph: g,
 			Feedback: feedback, Decay: cfg.ExportDecay(), Diagnostics: public(diags, private, hidden), Lessons: clusters,
 			Events: kept, RetentionDays: *cfg.Events.RetentionDays, Related: found.Work, Links: found.Links,
-			Poisoning: flagged(poisoned.Findings),
+			Poisoning: flagged(poisoned.Findings), Candidates: candidates,
 		},
 		Diagnostics: diags,
 		Counts:      counts,

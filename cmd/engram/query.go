@@ -39,7 +39,7 @@ func newQueryFlags(name string) (*flag.FlagSet, *queryFlags) {
 }
 
 // parseArgs parses flags that may come before, between or after exactly
-// want positional arguments.
+// want positional arguments (any number when want is negative).
 func parseArgs(fs *flag.FlagSet, args []string, want int, names string) ([]string, error) {
 	fs.SetOutput(io.Discard)
 	var pos []string
@@ -56,7 +56,7 @@ func parseArgs(fs *flag.FlagSet, args []string, want int, names string) ([]strin
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-	if len(pos) != want {
+	if want >= 0 && len(pos) != want {
 		if want == 0 {
 			return nil, fmt.Errorf("%w: %s: unexpected argument %q", errUsage, fs.Name(), pos[0])
 		}

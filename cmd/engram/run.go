@@ -39,6 +39,8 @@ Usage:
   engram similar (TEXT | --episode E) [--limit 5] [--json]
   engram events similar --context '{"k":"v"}' [--limit 10] [--json]
   engram prune [--apply] [--repo DIR] [--now TIME]
+  engram mine [--repo DIR] [--json] [--limit N] [--write CANDIDATE-ID ... [--commit]]
+                                         pattern candidates mined from the episodes (docs/mining.md)
   engram extract [--repo DIR] [--out DIR] [--force] [--commit] [-v] SESSION.md…
   engram new episode|pattern [--title T] [--json FILE|-] [--task T --outcome O | --trigger T --action A --success-rate R] [--tags a,b] [--force] [--commit]
   engram feedback echo|fizzle NOTE [--session S] [--commit]
@@ -117,6 +119,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdEvents(ctx, args[1:], stdout, stderr)
 	case "prune":
 		err = cmdPrune(ctx, args[1:], stdout, stderr)
+	case "mine":
+		err = cmdMine(ctx, args[1:], stdout, stderr)
 	case "extract":
 		err = cmdExtract(ctx, args[1:], stdout, stderr)
 	case "new":

@@ -246,9 +246,9 @@ func word(f string) string {
 // "When <decision type> decision needed", which names no situation.
 var placeholderText = regexp.MustCompile(`(?i)^(\pL\d*|todo|tbd|fixme|xxx|n/?a|none|null|unknown|placeholder|trigger|action|\.\.\.|…|<[^<>]*>|.*\{\{.*\}\}.*|.*\{\w+\}.*|when \S+ decision needed)$`)
 
-// placeholder reports whether a pattern's trigger or action is empty, a
+// Placeholder reports whether a pattern's trigger or action is empty, a
 // template or a placeholder.
-func placeholder(trigger, action string) bool {
+func Placeholder(trigger, action string) bool {
 	for _, s := range []string{trigger, action} {
 		s = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s), ".:"))
 		if s == "" || placeholderText.MatchString(s) {

@@ -66,8 +66,8 @@ func TestPlaceholder(t *testing.T) {
 		{"A map<string, int> grows without bound", "Cap it", false},
 	}
 	for _, tt := range tests {
-		if got := placeholder(tt.trigger, tt.action); got != tt.want {
-			t.Errorf("placeholder(%q, %q) = %v, want %v", tt.trigger, tt.action, got, tt.want)
+		if got := Placeholder(tt.trigger, tt.action); got != tt.want {
+			t.Errorf("Placeholder(%q, %q) = %v, want %v", tt.trigger, tt.action, got, tt.want)
 		}
 	}
 }

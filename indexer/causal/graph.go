@@ -228,7 +228,7 @@ func classifies(n *note.Note, s Stats) bool {
 	}
 	trigger, action := n.TriggerAction()
 	given := strings.TrimSpace(trigger) != "" || strings.TrimSpace(action) != ""
-	return !(given && placeholder(trigger, action)) && !Tautology(trigger, action)
+	return !(given && Placeholder(trigger, action)) && !Tautology(trigger, action)
 }
 
 // declaredAgainstEvidence compares a declared success_rate with the

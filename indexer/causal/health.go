@@ -252,7 +252,7 @@ func (b *builder) patternFlags() {
 			fs = append(fs, FlagTautology)
 			b.r.Diags.Report(n.Path, 1, 1, note.Warning, "pattern-tautology", "the action %q only restates the trigger %q; the pattern tells an agent nothing", clip(action), clip(trigger))
 		}
-		if placeholder(trigger, action) {
+		if Placeholder(trigger, action) {
 			// A pattern without a rule is not a mistake to report (the
 			// page says "not given"); a template or a placeholder is.
 			fs = append(fs, FlagPlaceholder)
