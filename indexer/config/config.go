@@ -65,6 +65,9 @@ type Config struct {
 		// fingerprint is printed with its finding.
 		Allow []string `toml:"allow"`
 	} `toml:"poisoning"`
+	// Sources are the other memory repositories the build reads beside
+	// this one (sources.go).
+	Sources []Source `toml:"sources"`
 }
 
 // Validate fills defaults and reports values that cannot work.
@@ -138,7 +141,7 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("ttl.%s must be a number of days above 0", k)
 		}
 	}
-	return nil
+	return c.validateSources()
 }
 
 // CheckBaseURL accepts an http or https URL with a host, or a path from
