@@ -2,6 +2,8 @@ package indexer
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -407,4 +409,28 @@ func (fed *federation) repoOf(ns string, main *source.Repo) *source.Repo {
 		return s.repo
 	}
 	return main
+}
+
+// withSources is fp, the fingerprint of the repository at dir, joined
+// with each source's, in namespace order. An engram.toml that does not
+// load leaves fp as it is: the build that reads it refuses it.
+func withSources(dir, fp string) (string, error) {
+	cfg, err := config.Read(dir)
+	if err != nil || len(cfg.Sources) == 0 {
+		return fp, nil
+	}
+	ss, err := resolveSources(dir, cfg)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n", fp)
+	for _, s := range ss {
+		sfp, err := source.Fingerprint(s.dir, nil)
+		if err != nil {
+			return "", sourceError(s.conf, s.index, "%v", err)
+		}
+		fmt.Fprintf(h, "%q %q %q %q %q\n", s.conf.Namespace, s.prefix, s.conf.Name, s.conf.URL, sfp)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
