@@ -2,7 +2,7 @@ package indexer_test
 
 import (
 	"context"
-		"io/fs"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"

@@ -41,9 +41,9 @@ var aiRepo = map[string]string{
 	// Its own episode folder, a link to its own note by file name, a
 	// decision's effect on its own decision, and a link under a
 	// namespace the build knows.
-	"memory/eps/one.md": "---\ntitle: EPISODE-2026-01-01-session-01\noutcome: failure\ntask: Flaky test\n---\n\n## Decisions\n\n### d001: retry\n\n- **Effects**: [[d002]]\n\n### d002: fix\n\n- **Chosen**: fix\n\n## Relations\n\n- about [[concept-x]]\n- follows [[ai:EPISODE-2026-01-01-session-01]]\n",
-	"notes/concept-x.md": "---\ntitle: Concept X\n---\n\nBody [[nowhere]].\n",
-	"notes/hidden.md":    "---\ntitle: hidden-plan\nprivate: true\n---\n\nzqhiddenzq\n",
+	"memory/eps/one.md":    "---\ntitle: EPISODE-2026-01-01-session-01\noutcome: failure\ntask: Flaky test\n---\n\n## Decisions\n\n### d001: retry\n\n- **Effects**: [[d002]]\n\n### d002: fix\n\n- **Chosen**: fix\n\n## Relations\n\n- about [[concept-x]]\n- follows [[ai:EPISODE-2026-01-01-session-01]]\n",
+	"notes/concept-x.md":   "---\ntitle: Concept X\n---\n\nBody [[nowhere]].\n",
+	"notes/hidden.md":      "---\ntitle: hidden-plan\nprivate: true\n---\n\nzqhiddenzq\n",
 	"events/2026-01.jsonl": "{}\n",
 }
 
