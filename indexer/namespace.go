@@ -23,7 +23,8 @@ func qualified(n *note.Note) string {
 // named in its own repository: a target that resolves there (by title,
 // file name or permalink, as causal resolves) becomes that note's id; a
 // target under a namespace the build knows (other:EPISODE-…) is left as
-// written; any other becomes ns:target, a note of its own source that is
+// written, one under the built repository's own namespace (engram.toml's
+// namespace) names its note; any other becomes ns:target, a note of its own source that is
 // missing, reported as any dangling link is. A decision id of the note's
 // own episode ([[d002]]) stays as written. The built repository's own
 // notes are left as they are.
@@ -42,12 +43,12 @@ func namespaceNotes(fed *federation, notes []note.Note) {
 				idx = append(idx, i)
 			}
 		}
-		namespaceSource(notes, idx, s.conf.Namespace, known)
+		namespaceSource(notes, idx, s.conf.Namespace, known, fed.self)
 	}
 }
 
 // namespaceSource rewrites the notes idx of the source ns.
-func namespaceSource(notes []note.Note, idx []int, ns string, known map[string]bool) {
+func namespaceSource(notes []note.Note, idx []int, ns string, known map[string]bool, self string) {
 	own := make([]note.Note, len(idx))
 	for k, i := range idx {
 		own[k] = notes[i]
@@ -61,7 +62,11 @@ func namespaceSource(notes []note.Note, idx []int, ns string, known map[string]b
 		if j, ok := ix.Resolve(target); ok {
 			return ns + ":" + own[j].Title
 		}
-		if pre, _, ok := strings.Cut(target, ":"); ok && known[strings.TrimSpace(pre)] {
+		pre, rest, ok := strings.Cut(target, ":")
+		switch pre = strings.TrimSpace(pre); {
+		case ok && self != "" && pre == self:
+			return strings.TrimSpace(rest) // the built repository's own note
+		case ok && known[pre]:
 			return target
 		}
 		return ns + ":" + target

@@ -54,6 +54,9 @@ type fedSource struct {
 // federation is the sources of a build.
 type federation struct {
 	sources []*fedSource
+	// self is the built repository's own namespace (engram.toml's
+	// namespace), "" when it has none.
+	self string
 }
 
 // sourceError is a refusal of engram.toml's [[sources]] entry i.
@@ -164,7 +167,7 @@ func openSources(ctx context.Context, opt Options, cfg config.Config, repo *sour
 	if err != nil || len(ss) == 0 {
 		return nil, nil, err
 	}
-	fed := &federation{sources: ss}
+	fed := &federation{sources: ss, self: cfg.Namespace}
 	var diags []note.Diagnostic
 	mfs := &multiFS{main: repo.FS}
 	for _, s := range ss {

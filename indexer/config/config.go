@@ -31,6 +31,11 @@ const Version = "0.1.0"
 type Config struct {
 	Title   string `toml:"title"`
 	BaseURL string `toml:"base_url"`
+	// Namespace is this repository's own namespace, optional: the one
+	// other repositories list it under as a source, so that a source's
+	// link [[<namespace>:EPISODE-…]] names this repository's note when
+	// this one is built.
+	Namespace string `toml:"namespace"`
 	Paths   struct {
 		Episodes []string `toml:"episodes"`
 		Patterns []string `toml:"patterns"`

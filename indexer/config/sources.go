@@ -42,11 +42,17 @@ var namespaceRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 // readable directory other than the repository itself is for the build
 // to check (indexer's sources.go): it needs the file system.
 func (c *Config) validateSources() error {
+	if c.Namespace != "" && !namespaceRE.MatchString(c.Namespace) {
+		return fmt.Errorf("namespace %q must be a lower-case word: a letter or digit, then letters, digits or -", c.Namespace)
+	}
 	seen := map[string]int{}
 	for i := range c.Sources {
 		s := &c.Sources[i]
 		if err := s.validate(); err != nil {
 			return fmt.Errorf("%s: %w", s.Label(i), err)
+		}
+		if s.Namespace == c.Namespace {
+			return fmt.Errorf("%s: namespace %q is this repository's own (namespace at the top of %s)", s.Label(i), s.Namespace, File)
 		}
 		if first, dup := seen[s.Namespace]; dup {
 			return fmt.Errorf("%s: namespace %q is already the namespace of %s; each source needs its own", s.Label(i), s.Namespace, c.Sources[first].Label(first))

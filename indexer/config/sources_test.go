@@ -17,6 +17,8 @@ func TestSourcesValidate(t *testing.T) {
 		{"no path", "[[sources]]\nnamespace = \"ai\"\n", `[[sources]] 1 (namespace "ai"): path is required`},
 		{"javascript url", "[[sources]]\nnamespace = \"ai\"\npath = \"../a\"\nurl = \"javascript:alert(1)\"\n", "url: base_url"},
 		{"path url", "[[sources]]\nnamespace = \"ai\"\npath = \"../a\"\nurl = \"/x\"\n", "must be an http:// or https:// URL"},
+		{"bad own namespace", "namespace = \"Main\"\n", `namespace "Main" must be a lower-case word`},
+		{"a source under the own namespace", "namespace = \"me\"\n[[sources]]\nnamespace = \"me\"\npath = \"../a\"\n", `[[sources]] 1 (namespace "me"): namespace "me" is this repository's own`},
 		{"file_url without path", "[[sources]]\nnamespace = \"ai\"\npath = \"../a\"\nfile_url = \"https://h/{commit}\"\n", "must hold {path}"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
