@@ -36,7 +36,7 @@ type Config struct {
 	// link [[<namespace>:EPISODE-…]] names this repository's note when
 	// this one is built.
 	Namespace string `toml:"namespace"`
-	Paths   struct {
+	Paths     struct {
 		Episodes []string `toml:"episodes"`
 		Patterns []string `toml:"patterns"`
 	} `toml:"paths"`
