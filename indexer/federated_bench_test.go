@@ -59,7 +59,7 @@ func BenchmarkBuildFederated(b *testing.B) {
 	root := fedBenchRepos(b, n)
 	for _, c := range []struct{ name, repo string }{{"one", "one"}, {"federated", "a"}} {
 		b.Run(c.name, func(b *testing.B) {
-			i := 0
+			i, stages := 0, map[string]float64{}
 			for b.Loop() {
 				i++
 				out := filepath.Join(b.TempDir(), fmt.Sprint(i))
@@ -68,6 +68,12 @@ func BenchmarkBuildFederated(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.ReportMetric(float64(r.Counts["episodes"]+r.Counts["patterns"]+r.Counts["notes"]), "notes")
+				for _, s := range r.Stages {
+					stages[s.Name] += s.Duration.Seconds()
+				}
+			}
+			for name, total := range stages {
+				b.ReportMetric(total/float64(b.N), name+"-s/op")
 			}
 		})
 	}
