@@ -2,7 +2,6 @@ package indexer_test
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -48,19 +47,7 @@ A look at merge velocity, as [[ai:` + realEpisode + `]] did for the agent framew
 // fedEpisode and engram.toml's [[sources]] extra.
 func fedDemo(t *testing.T, dir, sources string) {
 	t.Helper()
-	files := map[string][]byte{}
-	err := filepath.WalkDir("../content", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		rel, _ := filepath.Rel("../content", p)
-		files[filepath.ToSlash(rel)] = data
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := tree(t, "../content")
 	files["episodes/2026/EPISODE-2026-11-20-session-90.md"] = []byte(fedEpisode)
 	files["engram.toml"] = append(files["engram.toml"], sources...)
 	when := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
