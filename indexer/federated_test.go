@@ -175,16 +175,12 @@ func similarAcross(t *testing.T, ep map[string]any) {
 	}
 }
 
-// lessonAcross: a lesson cluster (or its family: the same advice in
-// other words) holds an episode of each repository.
+// lessonAcross: one lesson cluster holds an episode of each repository.
 func lessonAcross(t *testing.T, lessons map[string]any) {
 	t.Helper()
 	for _, c := range lessons["items"].([]any) {
 		c := c.(map[string]any)
 		eps := c["episodes"].([]any)
-		if f, ok := c["family_episodes"].([]any); ok {
-			eps = f
-		}
 		if slices.Contains(eps, any("ai:"+realEpisode)) && slices.Contains(eps, any("EPISODE-2026-11-20-session-90")) {
 			return
 		}
