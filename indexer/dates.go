@@ -3,6 +3,7 @@ package indexer
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/engramhq/engram/indexer/export"
@@ -68,12 +69,13 @@ func titleDate(title string) (time.Time, bool) {
 // noteMeta decides each note's slug and dates. created: front matter, else
 // the first commit (when history is complete), else a date in the title,
 // else the reference time; the last two are reported.
-func noteMeta(notes []note.Note, files []source.File, repo *source.Repo, ref time.Time) ([]export.Meta, []note.Diagnostic) {
+func noteMeta(notes []note.Note, files []source.File, repo *source.Repo, ref time.Time, fed *federation) ([]export.Meta, []note.Diagnostic) {
 	meta := make([]export.Meta, len(notes))
 	var diags []note.Diagnostic
 	for i, n := range notes {
 		h := files[i].History
-		m := export.Meta{Slug: export.Slug(n.Title), Commit: h.UpdatedCommit}
+		m := export.Meta{Slug: noteSlug(&n), Commit: h.UpdatedCommit, From: fed.from(n.Source, n.Path)}
+		repo := fed.repoOf(n.Source, repo)
 		switch t, inTitle := titleDate(n.Title); {
 		case !n.Date.IsZero():
 			m.Created, m.DateSource = n.Date, DateFrontMatter
@@ -99,6 +101,16 @@ func noteMeta(notes []note.Note, files []source.File, repo *source.Repo, ref tim
 		meta[i] = m
 	}
 	return meta, diags
+}
+
+// noteSlug is a note's slug: its title's, under its namespace for a
+// source's note (api--episode-2026-01-05-session-01). A title's slug
+// never holds "--", so no source's slug is one of the repository's own.
+func noteSlug(n *note.Note) string {
+	if n.Source == "" {
+		return export.Slug(n.Title)
+	}
+	return n.Source + "--" + export.Slug(strings.TrimPrefix(n.Title, n.Source+":"))
 }
 
 func why(repo *source.Repo, h source.History) string {

@@ -73,20 +73,27 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 		return nil, err
 	}
 	diags = append(renameDiagnostics(diags, sec), sdiags...)
-	// What the messages may quote is scanned as the output is.
-	quoted := sec.Scanner.Output(sec.Found)
 	cfg, cdiags, err := config.Load(repo.FS)
 	if err != nil {
 		return nil, err
 	}
 	diags = append(diags, cdiags...)
+	// The [[sources]] join the repository here, scanned as it is
+	// (sources.go).
+	fed, fdiags, err := openSources(ctx, opt, cfg, repo, sec)
+	if err != nil {
+		return nil, err
+	}
+	diags = append(diags, fdiags...)
+	// What the messages may quote is scanned as the output is.
+	quoted := sec.Scanner.Output(sec.Found)
 	base, err := resolveBaseURL(opt, cfg.BaseURL)
 	if err != nil {
 		return nil, err
 	}
 
 	clock.start("parse")
-	roots := parse.Roots{Episodes: cfg.Paths.Episodes, Patterns: cfg.Paths.Patterns}
+	roots := fed.roots(parse.Roots{Episodes: cfg.Paths.Episodes, Patterns: cfg.Paths.Patterns})
 	var pc *store.ParseCache
 	if stored {
 		pc = store.OpenParseCache(opt.Repo, opt.CacheDir, roots)
@@ -101,6 +108,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 		return nil, err
 	}
 	diags = append(diags, pdiags...)
+	fed.tag(notes)
 	// Private notes go first: a repeat of a private episode must not name
 	// it, and is published or not on its own.
 	counts := map[string]int{"files": len(repo.Files), "secrets": len(unallowed(sec.Found))}
@@ -111,9 +119,10 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 	if pc != nil {
 		pc.Keep(notes) // the notes as parsed: what follows changes them
 	}
+	namespaceNotes(fed, notes)
 	ref, rdiags := referenceTime(opt, repo, notes)
 	diags = append(diags, rdiags...)
-	meta, mdiags := noteMeta(notes, files, repo, ref)
+	meta, mdiags := noteMeta(notes, files, repo, ref, fed)
 	diags = append(diags, mdiags...)
 	feedback, fdiags := readFeedback(repo, notes)
 	diags = append(diags, fdiags...)
@@ -139,9 +148,9 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 	aside.Go(func() { clusters = clusterLessons(notes, meta) })
 	aside.Go(func() { found = related.Analyze(notes, createdTimes(meta)) })
 	clock.start("poisoning")
-	poisoned := poison.Check(notes, func(p string) ([]byte, error) { return fs.ReadFile(repo.FS, p) }, cfg.Poisoning.Allow)
+	poisoned := poison.Check(notes, func(p string) ([]byte, error) { return fs.ReadFile(repo.FS, p) }, fed.allow(cfg.Poisoning.Allow))
 	diags = append(diags, poisoned.Diags...)
-	diags = append(diags, unusedAllows(repo.FS, poisoned.Unused)...)
+	diags = append(diags, unusedAllows(repo.FS, ownAllows(poisoned.Unused, cfg.Poisoning.Allow))...)
 	if n := countTrue(poisoned.Poisoned); n > 0 {
 		counts["poisoned"] = n
 	}
@@ -168,7 +177,7 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 			Commit: repo.Head, ReferenceTime: ref, Notes: notes, Meta: meta, Graph: g,
 			Feedback: feedback, Decay: cfg.ExportDecay(), Diagnostics: public(diags, private, hidden), Lessons: clusters,
 			Events: kept, RetentionDays: *cfg.Events.RetentionDays, Related: found.Work, Links: found.Links,
-			Poisoning: flagged(poisoned.Findings), Candidates: candidates,
+			Poisoning: flagged(poisoned.Findings), Candidates: candidates, Sources: fed.manifest(),
 		},
 		Diagnostics: diags,
 		Counts:      counts,
@@ -276,6 +285,12 @@ func flagged(findings [][]poison.Finding) [][]poison.Finding {
 		}
 	}
 	return out
+}
+
+// ownAllows are the unused allow entries of the built repository's own
+// engram.toml (a source's are the source's to tidy).
+func ownAllows(unused, own []string) []string {
+	return slices.DeleteFunc(slices.Clone(unused), func(u string) bool { return !slices.Contains(own, u) })
 }
 
 // unusedAllows reports, at its line of engram.toml, each allowed
@@ -522,7 +537,7 @@ func public(diags []note.Diagnostic, private, hidden map[string]bool) []note.Dia
 func privateTitles(notes []note.Note) map[string]bool {
 	hidden, shown := map[string]bool{}, map[string]bool{}
 	for _, n := range notes {
-		if k := causal.Key(n.Title); k != "" && n.Private {
+		if k := causal.Key(qualified(&n)); k != "" && n.Private {
 			hidden[k] = true
 		} else if k != "" {
 			shown[k] = true
@@ -576,7 +591,7 @@ func dropRepeatedJSON(notes []note.Note, files []source.File) ([]note.Note, []so
 	var diags note.Diagnostics
 	keptN, keptF := notes[:0:0], files[:0:0]
 	for i, n := range notes {
-		k := causal.Key(n.Title)
+		k := causal.Key(qualified(&n))
 		if first, dup := seen[k]; dup && aiagents.IsEpisodeFile(n.Path) {
 			diags.Report(n.Path, 1, 1, note.Warning, "aiagents-repeated-id", "episode id %q is already published from %s; this file is not published", n.Title, first)
 			continue

@@ -120,9 +120,15 @@ func Fingerprint(opt Options) (string, error) {
 }
 
 // fingerprint is the repository's fingerprint, leaving out the build's
-// own output when it lies inside the repository.
+// own output when it lies inside the repository, and with it every
+// source's that engram.toml lists (sources.go): a query after a source
+// moved reads it again. Without [[sources]] it is the repository's alone.
 func fingerprint(opt Options) (string, error) {
-	return source.Fingerprint(opt.Repo, outputFilter(opt))
+	fp, err := source.Fingerprint(opt.Repo, outputFilter(opt))
+	if err != nil {
+		return "", err
+	}
+	return withSources(opt.Repo, fp)
 }
 
 // writeCache replaces the cache of a repository in dir (store.WriteCache)

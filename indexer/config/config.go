@@ -31,7 +31,12 @@ const Version = "0.1.0"
 type Config struct {
 	Title   string `toml:"title"`
 	BaseURL string `toml:"base_url"`
-	Paths   struct {
+	// Namespace is this repository's own namespace, optional: the one
+	// other repositories list it under as a source, so that a source's
+	// link [[<namespace>:EPISODE-…]] names this repository's note when
+	// this one is built.
+	Namespace string `toml:"namespace"`
+	Paths     struct {
 		Episodes []string `toml:"episodes"`
 		Patterns []string `toml:"patterns"`
 	} `toml:"paths"`
@@ -65,6 +70,9 @@ type Config struct {
 		// fingerprint is printed with its finding.
 		Allow []string `toml:"allow"`
 	} `toml:"poisoning"`
+	// Sources are the other memory repositories the build reads beside
+	// this one (sources.go).
+	Sources []Source `toml:"sources"`
 }
 
 // Validate fills defaults and reports values that cannot work.
@@ -138,7 +146,7 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("ttl.%s must be a number of days above 0", k)
 		}
 	}
-	return nil
+	return c.validateSources()
 }
 
 // CheckBaseURL accepts an http or https URL with a host, or a path from

@@ -53,6 +53,9 @@ type Input struct {
 	// Candidates are the pattern candidates mined from the episodes
 	// (indexer/mine), published as candidates.json; never advice.
 	Candidates mine.Result
+	// Sources are the [[sources]] repositories the notes came from
+	// besides the one built, for the manifest; none without federation.
+	Sources []SourceRepo
 }
 
 // LessonCluster is a cluster of lessons that say the same thing (the
@@ -79,6 +82,15 @@ type Meta struct {
 	Updated    time.Time
 	DateSource string // front_matter, git, title or reference
 	Commit     string // last commit that touched the file
+	// From is the [[sources]] repository a source's note came from; nil
+	// for the built repository's own notes.
+	From *From
+}
+
+// From is the repository of a source's note, and the file's web address
+// there ("" when its url is not configured).
+type From struct {
+	Namespace, Name, URL string
 }
 
 // TimeFormat is how every time is written: RFC 3339 in UTC.
@@ -130,6 +142,7 @@ func Documents(in Input) *Site {
 		Commit:        in.Commit,
 		ReferenceTime: formatTime(in.ReferenceTime),
 		Lambda:        in.Decay.Lambda,
+		Sources:       in.Sources,
 		// The slices are made later (Site.With); a manifest without
 		// them lists none.
 		BootstrapSlices: []BootstrapSlice{},
@@ -250,7 +263,11 @@ func typeOf(n *note.Note) string {
 
 func (x *exporter) source(i int) Source {
 	m := x.in.Meta[i]
-	return Source{Path: x.in.Notes[i].Path, Commit: m.Commit, Created: formatTime(m.Created), Updated: formatTime(m.Updated)}
+	s := Source{Path: x.in.Notes[i].Path, Commit: m.Commit, Created: formatTime(m.Created), Updated: formatTime(m.Updated)}
+	if f := m.From; f != nil {
+		s.Namespace, s.Name, s.URL = f.Namespace, f.Name, f.URL
+	}
+	return s
 }
 
 func (x *exporter) ref(i int) Ref {

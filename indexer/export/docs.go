@@ -110,12 +110,29 @@ type RelatedWork struct {
 	URL string   `json:"url"`
 }
 
-// Source says where a note came from.
+// Source says where a note came from. A note of a [[sources]]
+// repository (federation) names it: its namespace and name, and the
+// file's web address there when the source's url is configured; path is
+// then the file's path relative to the repository built
+// (../api-memory/episodes/x.md) and commit the source's.
 type Source struct {
-	Path    string `json:"path"`
-	Commit  string `json:"commit,omitempty"`
-	Created string `json:"created"`
-	Updated string `json:"updated"`
+	Path      string `json:"path"`
+	Commit    string `json:"commit,omitempty"`
+	Created   string `json:"created"`
+	Updated   string `json:"updated"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name,omitempty"`
+	URL       string `json:"url,omitempty"`
+}
+
+// SourceRepo is a [[sources]] repository as the manifest lists it: its
+// namespace, name, web address (if configured) and the commit read
+// ("" for a plain directory).
+type SourceRepo struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	URL       string `json:"url,omitempty"`
+	Commit    string `json:"commit,omitempty"`
 }
 
 // Observation is "- [category] content #tag (context)". Strength comes
@@ -458,6 +475,9 @@ type Manifest struct {
 	// BootstrapSlices index the bootstraps by area (SPEC §4.1): the
 	// session-start hook fetches the one for the folder it works in.
 	BootstrapSlices []BootstrapSlice `json:"bootstrap_slices"`
+	// Sources are the other memory repositories ([[sources]]) the notes
+	// came from, by namespace; absent for a build of one repository.
+	Sources []SourceRepo `json:"sources,omitempty"`
 	// Schemas name the schema of every JSON file of the output, by its
 	// path: the first whose Files matches a path names its schema. A
 	// client that has read the manifest can validate any file it fetches.

@@ -64,7 +64,7 @@ func Open(dir string) (*Repo, []note.Diagnostic, error) {
 			return nil, nil, fmt.Errorf("open repository %s: %w", dir, err)
 		}
 	}
-	repo := &Repo{FS: newListedFS(os.DirFS(root), t.files), Kind: "dir", Files: t.files}
+	repo := &Repo{FS: newListedFS(os.DirFS(root), t.files), Kind: "dir", Files: t.files, Prefix: prefix}
 	diags := append(t.diags, untracked...)
 	if r != nil {
 		d, err := readGit(r, prefix, t, repo)

@@ -28,6 +28,10 @@ type Repo struct {
 	Head string
 	// RefTime is the committer time of Head (UTC); zero for a plain directory.
 	RefTime time.Time
+	// Prefix is the memory repository's slash path inside its git
+	// repository's worktree ("" at its top, or for a plain directory): a
+	// file's path in the git repository is Prefix joined with its Path.
+	Prefix string
 	// Shallow reports a shallow clone: history is incomplete, so dates
 	// before the shallow boundary are unknown.
 	Shallow bool
