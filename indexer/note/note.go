@@ -25,7 +25,7 @@ type Note struct {
 	// Source is the namespace of the [[sources]] repository the note
 	// came from (engram.toml), "" for the repository being built.
 	Source string
-	Kind Kind
+	Kind   Kind
 	// Type is the front matter type (episode, pattern, antipattern,
 	// concept, thread, ...), lower-cased; empty when not given.
 	Type      string
