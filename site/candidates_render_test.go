@@ -61,6 +61,15 @@ func renderCandidates(t *testing.T) (string, []note.Note) {
 	if _, err := site.Render(context.Background(), s, out, site.Options{API: append(export.Paths(files), "api/v1/search/meta.json")}); err != nil {
 		t.Fatal(err)
 	}
+	for _, f := range files { // the API, which the pages link as their twins
+		p := filepath.Join(out, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return out, eps
 }
 
