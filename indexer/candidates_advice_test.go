@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -19,7 +21,18 @@ import (
 // until written as a pattern): not the bootstrap, whole or by area, nor
 // the snapshot the query commands and the MCP server answer from.
 func TestCandidatesAreNoAdvice(t *testing.T) {
-	in, err := indexer.Load(context.Background(), indexer.Options{Repo: filepath.Join("..", "content")})
+	repo := t.TempDir()
+	for i, o := range []string{"success", "success", "failure"} {
+		md := fmt.Sprintf("---\ntitle: EPISODE-2026-05-0%[1]d-session-0%[1]d\ntype: episode\ndate: 2026-05-0%[1]dT10:00:00Z\noutcome: %[2]s\ntask: Deploy the payments service\n---\n\n"+
+			"## Decisions\n\n### d001: Roll back\n\n- **Chosen**: roll back\n\n## Lessons Learned\n\n- Roll back first when a deploy fails\n", i+1, o)
+		if err := os.MkdirAll(filepath.Join(repo, "episodes"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, "episodes", fmt.Sprintf("e%d.md", i)), []byte(md), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in, err := indexer.Load(context.Background(), indexer.Options{Repo: repo})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +46,7 @@ func TestCandidatesAreNoAdvice(t *testing.T) {
 	choice := mine.Choice{Action: marker + " action", Evidence: evidence, Occurrences: len(evidence), SuccessRate: 1, Confidence: 0.44, Sessions: 3}
 	in.Export.Candidates = mine.Result{Candidates: []mine.Candidate{{ID: "CANDIDATE-" + marker, Trigger: "When " + marker, Terms: []string{marker}, Action: choice.Action, Choice: choice}}}
 	docs := export.Documents(in.Export)
-	if len(docs.Candidates.Items) != 1 || len(docs.Candidates.Items[0].Evidence) != len(evidence) {
+	if len(evidence) != 3 || len(docs.Candidates.Items) != 1 || len(docs.Candidates.Items[0].Evidence) != 3 || len(docs.Lessons) == 0 {
 		t.Fatalf("candidates.json holds %+v", docs.Candidates.Items)
 	}
 
