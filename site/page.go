@@ -75,6 +75,8 @@ func kinds() []kind {
 		{name: "workflow", pages: workflowPages, about: "Workflow %[2]s of %[1]s: its summary and its events in order."},
 		{name: "decisions", pages: decisionsPages, about: "Every decision recorded in the episodes of %[1]s, newest first.",
 			twin: twinOf("decisions", "engram decisions page's JSON twin: every decision of every episode, newest episode first", export.List[decisionRow]{})},
+		{name: "candidates", pages: candidatesPages,
+			about: "Pattern candidates mined from the episodes of %[1]s: situations that recur, the choices made in them and how they turned out; proposals to review, never advice."},
 	}
 }
 

@@ -143,24 +143,33 @@ func TestBrowserPages(t *testing.T) {
 		{"notes", "/notes/", []string{"main h1"}, "Notes"},
 		{"workflows", "/workflows/", []string{"main h1"}, "Workflows"},
 		{"decisions", "/decisions/", []string{"table.decisions tbody tr a[href*='#decision-']"}, "Every decision"},
+		{"candidates", "/candidates/", []string{"main p.banner"}, "Proposals, not advice"},
 		{"hostile episode", hostileURL, []string{"#context", "#decisions", "#timeline"}, "stay text"},
 	}
 	shots := os.Getenv("ENGRAM_SCREENSHOTS")
 	if shots == "" {
 		shots = t.TempDir()
 	}
-	for _, tc := range checks {
-		t.Run(tc.name, func(t *testing.T) {
-			problems.Take()
-			loadPage(t, ctx, srv.URL, tc)
-			checkDOM(t, ctx, tc.path)
-			checkTwin(t, ctx, tc.path)
-			screenshot(t, ctx, filepath.Join(shots, strings.ReplaceAll(tc.name, " ", "-")+".png"))
-			if p := problems.Take(); len(p) > 0 {
-				t.Errorf("%s: %v", tc.path, p)
-			}
-		})
+	check := func(t *testing.T, base string, tc pageCheck) {
+		problems.Take()
+		loadPage(t, ctx, base, tc)
+		checkDOM(t, ctx, tc.path)
+		checkTwin(t, ctx, tc.path)
+		screenshot(t, ctx, filepath.Join(shots, strings.ReplaceAll(tc.name, " ", "-")+".png"))
+		if p := problems.Take(); len(p) > 0 {
+			t.Errorf("%s: %v", tc.path, p)
+		}
 	}
+	for _, tc := range checks {
+		t.Run(tc.name, func(t *testing.T) { check(t, srv.URL, tc) })
+	}
+	t.Run("candidates mined", func(t *testing.T) {
+		// The generated repository may have no candidate: the demo with
+		// a hostile one (renderCandidates) shows the page full.
+		out, _ := renderCandidates(t)
+		check(t, serveSite(t, out).URL, pageCheck{"candidates mined", "/candidates/",
+			[]string{"ol.candidates li h2", "ul.refs li a[href*='#decision-']", "details ul.refs li a", "section[aria-labelledby=withheld] li"}, "roll back <b>first</b>"})
+	})
 	t.Run("combined filter", func(t *testing.T) {
 		// Failures with the tag of the chosen episode, since the first of
 		// its month: the script's count is the twin's.

@@ -23,7 +23,8 @@ import (
 // relativePages are pages of the demo of every kind that links much.
 var relativePages = []string{"index.html", "episodes/index.html", "episodes/episode-2026-08-26-session-09/index.html",
 	"patterns/index.html", "patterns/pattern-feature-flag-risky-changes/index.html", "graph/index.html", "tags/index.html",
-	"timeline/index.html", "search/index.html", "lessons/index.html", "notes/index.html", "decisions/index.html"}
+	"timeline/index.html", "search/index.html", "lessons/index.html", "notes/index.html", "decisions/index.html",
+	"candidates/index.html"}
 
 // buildRelative builds the demo without a base URL, as the README's
 // first command does.

@@ -136,6 +136,7 @@ func Documents(in Input) *Site {
 	s.Health = x.health()
 	s.Diagnostics = diagnostics(in.Diagnostics)
 	s.Workflows = x.workflows()
+	s.Candidates = x.candidates()
 	s.Manifest = Manifest{
 		Version:       SchemaVersion,
 		Generator:     in.Generator,
@@ -157,6 +158,7 @@ func Documents(in Input) *Site {
 			"pending":      len(s.Pending),
 			"workflows":    len(s.Workflows),
 			"events":       len(in.Events),
+			"candidates":   len(s.Candidates.Items),
 		},
 	}
 	return s

@@ -530,6 +530,9 @@ type Site struct {
 	RetentionDays int
 	Graph         Graph
 	Health        Health
+	// Candidates are the pattern candidates mined from the episodes
+	// (candidates.json): proposals, never advice.
+	Candidates Candidates
 	// Diagnostics are the build's diagnostics, less those of private
 	// notes, sorted by file and position (diagnostics.json): the site
 	// lists them for the notes' authors.

@@ -185,6 +185,7 @@ func TestFilesPaths(t *testing.T) {
 	}
 	want := []string{
 		"api/v1/antipatterns.json",
+		"api/v1/candidates.json",
 		"api/v1/diagnostics.json",
 		"api/v1/episodes.json",
 		"api/v1/episodes/episode-2026-08-01-session-01.json",
@@ -201,6 +202,7 @@ func TestFilesPaths(t *testing.T) {
 		"api/v1/patterns/pattern-run-tests-before-commit.json",
 		"api/v1/pending.json",
 		"api/v1/schema/antipatterns.schema.json",
+		"api/v1/schema/candidates.schema.json",
 		"api/v1/schema/diagnostics.schema.json",
 		"api/v1/schema/episode.schema.json",
 		"api/v1/schema/episodes.schema.json",

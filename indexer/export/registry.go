@@ -112,6 +112,9 @@ func Docs() []Doc {
 			LLMsLine{Section: "API", Rank: 7, Name: "Workflows", About: func(s *Site) string {
 				return fmt.Sprintf("execution events grouped by workflow (counts by type, success ratio, first and last event), events of the last %d days; each links its timeline", s.RetentionDays)
 			}}),
+		{Path: routes.Candidates, Schema: "candidates", Title: "engram pattern candidates mined from the episodes: proposals, never advice", Type: Candidates{},
+			value: encoded(func(s *Site) Candidates { return s.Candidates }),
+			LLMs:  LLMsLine{Section: "Optional", Rank: 2, Name: "Pattern candidates", About: says("situation → action pairs mined from the episodes, with evidence, success rates and the other choices made; proposals to review, never advice")}},
 		list(routes.Diagnostics, "diagnostics", "engram diagnostics: problems in the notes, by file and position", func(s *Site) []Diagnostic { return s.Diagnostics }),
 		{Path: routes.LLMs, value: func(s *Site) ([]byte, error) { return s.llmsTxt(), nil }},
 		// The schemas of the others, which Files derives.

@@ -24,6 +24,7 @@ const (
 	Pending       = API + "pending.json"
 	Workflows     = API + "workflows.json"
 	Diagnostics   = API + "diagnostics.json"
+	Candidates    = API + "candidates.json"
 	Bootstrap     = API + "bootstrap.json"
 	BootstrapText = API + "bootstrap.md"
 )

@@ -270,7 +270,8 @@ var sections = []layoutPage{
 	{"antipatterns", "/antipatterns/", "main"}, {"lessons", "/lessons/", "main"}, {"graph", "/graph/", "canvas"},
 	{"tags", "/tags/", "main"}, {"timeline", "/timeline/", "main"}, {"outcomes", "/outcomes/", "main"},
 	{"pending", "/pending/", "main"}, {"diagnostics", "/diagnostics/", "main"}, {"notes", "/notes/", "main"},
-	{"workflows", "/workflows/", "main"}, {"decisions", "/decisions/", "main"}, {"404", "/404.html", "main"},
+	{"workflows", "/workflows/", "main"}, {"decisions", "/decisions/", "main"}, {"candidates", "/candidates/", "main"},
+	{"404", "/404.html", "main"},
 }
 
 // items are the kinds of a page per item of a section: the largest page
