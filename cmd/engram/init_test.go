@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path"
@@ -19,6 +20,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/config"
 	"github.com/engramhq/engram/indexer/note"
 	"github.com/engramhq/engram/indexer/source"
 )
@@ -600,5 +602,136 @@ func mustExist(t *testing.T, file string) {
 	t.Helper()
 	if _, err := os.Stat(file); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestWorkflowSourcesExample uncomments what init writes to read another
+// memory repository (issue 35): the workflow's checkout step and
+// engram.toml's [[sources]] entry. The workflow must still pass
+// actionlint, engram.toml must load with no diagnostic, and the step
+// must check out the folder the entry reads, whatever folder of the
+// worktree the memory repository is.
+func TestWorkflowSourcesExample(t *testing.T) {
+	version, _ := installVersion(mainVersion())
+	files, err := scaffold(version, time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	toml := uncommentExample(t, string(files[0].Data))
+	cfg, diags, err := config.Decode([]byte(toml))
+	if err != nil || len(diags) > 0 {
+		t.Fatalf("engram.toml with its [[sources]] example: %v %v\n%s", err, diags, toml)
+	}
+	if len(cfg.Sources) != 1 {
+		t.Fatalf("the example lists %d sources; want 1", len(cfg.Sources))
+	}
+	for _, sub := range []string{"", "memory", "agent memory/notes"} {
+		data := uncommentExample(t, string(workflowFile(version, sub).Data))
+		l, err := actionlint.NewLinter(io.Discard, &actionlint.LinterOptions{Color: actionlint.ColorOptionKindNever})
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs, err := l.Lint(workflowPath, []byte(data), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range errs {
+			t.Errorf("%q: actionlint: %s:%d:%d: %s [%s]", sub, workflowPath, e.Line, e.Column, e.Message, e.Kind)
+		}
+		var wf workflow
+		if err := yaml.Unmarshal([]byte(data), &wf); err != nil {
+			t.Fatal(err)
+		}
+		want := path.Join(sub, cfg.Sources[0].Path)
+		var found bool
+		for _, s := range wf.Jobs["build"].Steps {
+			found = found || s.With["repository"] != nil && s.With["path"] == want
+		}
+		if !found {
+			t.Errorf("%q: no step checks a repository out at %q, the path engram.toml's source reads\n%s", sub, want, data)
+		}
+	}
+}
+
+// uncommentExample removes the comment marks of the lines between
+// "# BEGIN another memory repository" and its END, keeping their indent.
+func uncommentExample(t *testing.T, text string) string {
+	t.Helper()
+	var out []string
+	in, seen := false, false
+	for _, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case trimmed == "# BEGIN another memory repository":
+			in, seen = true, true
+			continue
+		case trimmed == "# END another memory repository":
+			in = false
+			continue
+		case in:
+			indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+			line = indent + strings.TrimPrefix(strings.TrimPrefix(trimmed, "#"), " ")
+		}
+		out = append(out, line)
+	}
+	if !seen || in {
+		t.Fatalf("no whole example block in:\n%s", text)
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestInitSourcesBuild follows what init's comments say to read another
+// memory repository: a second repository made by init is checked out at
+// the folder the [[sources]] example reads, inside the first (untracked,
+// as the workflow's step leaves it), the example is uncommented, and the
+// build reads both: the second's notes under its namespace, each once,
+// and none of them as the first repository's own.
+func TestInitSourcesBuild(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "memory")
+	other := filepath.Join(dir, filepath.FromSlash(sourceCheckout))
+	// The checkout is a repository of its own, as actions/checkout makes it.
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := source.Init(other); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{dir, other} {
+		if code, stdout, stderr := engram(t, "init", d); code != exitOK {
+			t.Fatalf("init %s: exit %d\n%s%s", d, code, stdout, stderr)
+		}
+	}
+	toml := filepath.Join(dir, config.File)
+	data, err := os.ReadFile(toml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(toml, []byte(uncommentExample(t, string(data))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	if code, stdout, stderr := engram(t, "build", "--strict", "--repo", dir, "--out", out); code != exitOK {
+		t.Fatalf("build: exit %d\n%s%s", code, stdout, stderr)
+	}
+	var list struct {
+		Items []struct{ ID, URL string }
+	}
+	data, err = os.ReadFile(filepath.Join(out, "api", "v1", "episodes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &list); err != nil {
+		t.Fatal(err)
+	}
+	var own, sourced int
+	for _, e := range list.Items {
+		if strings.HasPrefix(e.ID, "other:") {
+			sourced++
+		} else {
+			own++
+		}
+	}
+	if own != 1 || sourced != 1 {
+		t.Errorf("episodes.json lists %d episodes of the repository and %d of the source; want 1 and 1: %+v", own, sourced, list.Items)
 	}
 }
