@@ -66,7 +66,8 @@ func sourceError(s config.Source, i int, format string, args ...any) error {
 
 // resolveSources finds the directory of every source of cfg, in
 // namespace order, and refuses a path that is missing, not a directory
-// or unreadable, the repository itself, or the path of another source.
+// or unreadable, the repository itself or a folder that holds it, and
+// the path of another source or one inside or around it.
 func resolveSources(repoDir string, cfg config.Config) ([]*fedSource, error) {
 	if len(cfg.Sources) == 0 {
 		return nil, nil
@@ -84,6 +85,11 @@ func resolveSources(repoDir string, cfg config.Config) ([]*fedSource, error) {
 		}
 		if first, dup := byDir[fs.dir]; dup {
 			return nil, sourceError(s, i, "path %q is the directory of %s too; list each repository once", s.Path, cfg.Sources[first].Label(first))
+		}
+		for _, o := range out {
+			if within(fs.dir, o.dir) || within(o.dir, fs.dir) {
+				return nil, sourceError(s, i, "path %q and %s are one inside the other; their notes would be read twice", s.Path, o.conf.Label(o.index))
+			}
 		}
 		byDir[fs.dir] = i
 		out = append(out, fs)
@@ -106,11 +112,21 @@ func resolveSource(root string, s config.Source, i int) (*fedSource, error) {
 	if dir == root {
 		return nil, sourceError(s, i, "path %q is this repository itself; a source is another repository", s.Path)
 	}
+	if within(root, dir) {
+		return nil, sourceError(s, i, "path %q holds this repository; a source is another repository, beside it or inside it", s.Path)
+	}
 	rel, err := filepath.Rel(root, dir)
 	if err != nil {
 		return nil, sourceError(s, i, "path %q: %v", s.Path, err)
 	}
 	return &fedSource{conf: s, index: i, dir: dir, prefix: filepath.ToSlash(rel)}, nil
+}
+
+// within reports whether the directory inner is inside outer (both
+// resolved, and not the same).
+func within(inner, outer string) bool {
+	rel, err := filepath.Rel(outer, inner)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // realDir is dir absolute, symlinks evaluated, checked to be a readable

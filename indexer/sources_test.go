@@ -153,6 +153,8 @@ func TestLoadSourcesRefused(t *testing.T) {
 		{"the repository itself", entry("me", "."), `[[sources]] 1 (namespace "me"): path "." is this repository itself`},
 		{"itself by another path", entry("me", "../main/"), "is this repository itself"},
 		{"the same path twice", entry("ai", "../ai") + entry("bis", "../ai/."), `[[sources]] 2 (namespace "bis"): path "../ai/." is the directory of [[sources]] 1 (namespace "ai") too`},
+		{"a folder that holds the repository", entry("up", ".."), `[[sources]] 1 (namespace "up"): path ".." holds this repository`},
+		{"one source inside another", entry("ai", "../ai") + entry("notes", "../ai/notes"), `[[sources]] 2 (namespace "notes"): path "../ai/notes" and [[sources]] 1 (namespace "ai") are one inside the other`},
 		{"missing", entry("gone", "../gone"), `[[sources]] 1 (namespace "gone"): path "../gone": no such directory`},
 		{"not a directory", entry("file", "../ai/notes/concept-x.md"), "not a directory"},
 		{"same namespace", entry("ai", "../ai") + entry("ai", "../other"), "namespace \"ai\" is already"},
