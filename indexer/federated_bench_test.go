@@ -21,11 +21,25 @@ var (
 
 // fedBenchRepos writes, once per test binary, one generated repository
 // of n notes (one/) and two of n/2 notes each with other seeds, a/
-// listing b/ as a source.
+// listing b/ as a source: in a temporary folder under the cache folder
+// TestMain makes and removes (XDG_CACHE_HOME), or in
+// $ENGRAM_BENCH_FED_DIR/<n> when it is set, made once and kept, so that
+// runs of one test binary per variant can alternate (a process that
+// builds many sites gets slower as it goes: compare only alternating
+// runs).
 func fedBenchRepos(b *testing.B, n int) string {
 	b.Helper()
+	if dir := os.Getenv("ENGRAM_BENCH_FED_DIR"); dir != "" {
+		kept := filepath.Join(dir, fmt.Sprint(n))
+		if _, err := os.Stat(filepath.Join(kept, "b")); err == nil {
+			return kept
+		}
+		fedBenchDir = kept
+	}
 	fedBenchOnce.Do(func() {
-		fedBenchDir, fedBenchErr = os.MkdirTemp("", "engram-fed-bench-")
+		if fedBenchDir == "" {
+			fedBenchDir, fedBenchErr = os.MkdirTemp(os.Getenv("XDG_CACHE_HOME"), "engram-fed-bench-")
+		}
 		write := func(dir string, o gen.Options, extra map[string][]byte) {
 			if fedBenchErr != nil {
 				return
