@@ -102,8 +102,8 @@ func TestBuildFederated(t *testing.T) {
 		t.Errorf("the source's episode says it came from %v", src)
 	}
 	page, err := os.ReadFile(filepath.Join(out, "episodes", "ai--"+realEpisode, "index.html"))
-	if err != nil || !strings.Contains(string(page), "from ai-agents") {
-		t.Errorf("the source's episode page does not say where it came from (%v)", err)
+	if err != nil || !strings.Contains(string(page), `<li class="repository">from ai-agents</li>`) || !strings.Contains(string(page), `<a href="`+src["url"].(string)+`" rel="external">the file there</a>`) {
+		t.Errorf("the source's episode page does not say under its heading where it came from, or does not link to the file there (%v)", err)
 	}
 	before := jsonOf(t, filepath.Join(api, "index.json"))
 	if s, _ := before["sources"].([]any); len(s) != 1 {

@@ -3,6 +3,7 @@ package site
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/routes"
@@ -85,7 +86,7 @@ func candidatesPages(in input) []page {
 	c := in.s.Candidates
 	shown := first(c.Items, maxCandidates)
 	p := candidatesPage{Candidates: []candidateView{}, Count: len(c.Items), More: len(c.Items) - len(shown),
-		Withheld: reasonCounts(c.Withheld), Read: reasonCounts(c.Read), Dropped: c.DroppedEvidence, Write: c.Write}
+		Withheld: reasonCounts(c.Withheld), Read: readCounts(c.Read), Dropped: c.DroppedEvidence, Write: c.Write}
 	for _, r := range p.Withheld {
 		p.WithheldCount += r.Count
 	}
@@ -119,6 +120,31 @@ func choiceOf(ch export.CandidateChoice) choiceView {
 
 // reasonCounts lists m largest first, ties by reason, each with its
 // sentence (withheldTexts, else graph health's flagTexts).
+// readTexts say in words what each of the miner's read counts counts
+// (mine.Result.Read); a count without one shows its key's words.
+var readTexts = map[string]string{
+	"episodes":                    "episodes",
+	"decisions":                   "decisions",
+	"units":                       "decisions read as a situation and a choice",
+	"decisions_without_context":   "decisions without a context (their episode's task is the situation)",
+	"decisions_without_choice":    "decisions without a choice (left out)",
+	"decisions_without_situation": "decisions with neither a context nor a task (left out)",
+	"episodes_flagged":            "episodes flagged by graph health (never evidence)",
+}
+
+// readCounts are the miner's read counts, their keys in words, in the
+// order reasonCounts gives.
+func readCounts(m map[string]int) []reasonCount {
+	out := reasonCounts(m)
+	for i, r := range out {
+		out[i].Reason = readTexts[r.Reason]
+		if out[i].Reason == "" {
+			out[i].Reason = strings.ReplaceAll(r.Reason, "_", " ")
+		}
+	}
+	return out
+}
+
 func reasonCounts(m map[string]int) []reasonCount {
 	out := []reasonCount{}
 	for r, n := range m {
