@@ -237,7 +237,7 @@ func TestBuildInterrupted(t *testing.T) {
 	// A later reference time changes the lists: a build that went
 	// through would change the output.
 	later := first.AddDate(0, 3, 0)
-	for _, stage := range []string{"secrets", "parse", "graph", "export", "similar", "api", "pages", "hugo", "secrets-out"} {
+	for _, stage := range []string{"secrets", "parse", "graph", "mine", "export", "similar", "api", "pages", "hugo", "secrets-out"} {
 		t.Run(stage, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()

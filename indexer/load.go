@@ -162,6 +162,10 @@ func load(ctx context.Context, opt Options, clock *stopwatch, stored bool) (in *
 		Poisoned:                  poisoned.Poisoned,
 	})
 	diags = append(diags, g.Diags...)
+	if err := ctx.Err(); err != nil {
+		aside.Wait() // they hold nothing of the context: let them end
+		return nil, err
+	}
 	clock.start("mine")
 	candidates := mine.Mine(notes, g, mine.Options{Analyze: search.Analyze})
 	aside.Wait()

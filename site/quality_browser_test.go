@@ -409,6 +409,7 @@ func qualityPages(t *testing.T, out string, corpus gen.Corpus) []qualityPage {
 		{"workflows", pageCheck{"workflows", "/workflows/", []string{"main h1"}, ""}},
 		{"workflow", pageCheck{"workflow", first("workflows"), []string{"main h1"}, ""}},
 		{"decisions", pageCheck{"decisions", "/decisions/", []string{"main h1"}, ""}},
+		{"candidates", pageCheck{"candidates", "/candidates/", []string{"main h1"}, ""}},
 		{"404", pageCheck{"404", "/404.html", []string{"main h1"}, ""}},
 	}
 	for i := range pages {
