@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/engramhq/engram/indexer"
+	"github.com/engramhq/engram/indexer/export"
 	"github.com/engramhq/engram/indexer/mine"
 	"github.com/engramhq/engram/indexer/write"
 )
@@ -49,7 +50,9 @@ func cmdMine(ctx context.Context, args []string, stdout, _ io.Writer) error {
 		shown = shown[:min(*limit, len(shown))]
 	}
 	if *asJSON {
-		return writeJSON(stdout, minedJSON(res, shown))
+		doc := export.CandidatesOf(loaded.Export) // candidates.json's shape
+		doc.Items = doc.Items[:len(shown)]
+		return writeJSON(stdout, doc)
 	}
 	printMined(stdout, res, shown)
 	return nil
@@ -149,54 +152,4 @@ func counts(m map[string]int) string {
 		return "none"
 	}
 	return strings.Join(out, ", ")
-}
-
-// The JSON of engram mine --json: the candidates shown, and the counts.
-type (
-	minedOut struct {
-		Candidates []candidateOut `json:"candidates"`
-		Withheld   map[string]int `json:"withheld"`
-		Read       map[string]int `json:"read"`
-	}
-	candidateOut struct {
-		ID        string      `json:"id"`
-		Trigger   string      `json:"trigger"`
-		Terms     []string    `json:"terms"`
-		Action    string      `json:"action"`
-		Choice    choiceOut   `json:"choice"`
-		Contrasts []choiceOut `json:"contrasts"`
-	}
-	choiceOut struct {
-		Action      string        `json:"action"`
-		Occurrences int           `json:"occurrences"`
-		SuccessRate float64       `json:"success_rate"`
-		Confidence  float64       `json:"confidence"`
-		Sessions    int           `json:"sessions"`
-		Evidence    []evidenceOut `json:"evidence"`
-	}
-	evidenceOut struct {
-		Episode  string `json:"episode"`
-		Decision string `json:"decision,omitempty"`
-		Outcome  string `json:"outcome"`
-	}
-)
-
-func minedJSON(res mine.Result, shown []mine.Candidate) minedOut {
-	out := minedOut{Candidates: []candidateOut{}, Withheld: res.Withheld, Read: res.Read}
-	for _, c := range shown {
-		co := candidateOut{ID: c.ID, Trigger: c.Trigger, Terms: c.Terms, Action: c.Action, Choice: choiceJSON(c.Choice), Contrasts: []choiceOut{}}
-		for _, a := range c.Contrasts {
-			co.Contrasts = append(co.Contrasts, choiceJSON(a))
-		}
-		out.Candidates = append(out.Candidates, co)
-	}
-	return out
-}
-
-func choiceJSON(c mine.Choice) choiceOut {
-	out := choiceOut{Action: c.Action, Occurrences: c.Occurrences, SuccessRate: c.SuccessRate, Confidence: c.Confidence, Sessions: c.Sessions, Evidence: []evidenceOut{}}
-	for _, e := range c.Evidence {
-		out.Evidence = append(out.Evidence, evidenceOut{Episode: e.Episode, Decision: e.Decision, Outcome: string(e.Outcome)})
-	}
-	return out
 }

@@ -76,6 +76,11 @@ const CandidatesNote = "Pattern candidates mined from the episodes: proposals fo
 // CandidatesWrite is the command that writes a candidate as a pattern.
 const CandidatesWrite = "engram mine --write"
 
+// CandidatesOf is candidates.json of in alone, without the rest of the
+// site's documents: what engram mine --json prints, so the command and
+// the API give an agent one shape.
+func CandidatesOf(in Input) Candidates { return newExporter(in).candidates() }
+
 // candidates is candidates.json from the miner's result: its candidates
 // in its order, each evidence episode linked to its page and document.
 func (x *exporter) candidates() Candidates {
