@@ -287,17 +287,16 @@ func (s *fedSource) addSecrets(in *secrets.Input, sec *secrets.Input) {
 	}
 }
 
-// owner is the namespace of the source whose files p is under (the
-// deepest, when one source lies inside another), "" for the built
-// repository's own.
+// owner is the namespace of the source whose files p is under, "" for
+// the built repository's own (resolveSources refuses sources one inside
+// another, so at most one holds p).
 func (fed *federation) owner(p string) string {
-	best, ns := -1, ""
 	for _, s := range fed.sources {
-		if strings.HasPrefix(p, s.prefix+"/") && len(s.prefix) > best {
-			best, ns = len(s.prefix), s.conf.Namespace
+		if strings.HasPrefix(p, s.prefix+"/") {
+			return s.conf.Namespace
 		}
 	}
-	return ns
+	return ""
 }
 
 // ownFiles are the files of the repository ns ("" the built one) that
